@@ -1,0 +1,155 @@
+// The built CLI, run as a process: flags, exit codes, output formats, and the real kubectl plugin path.
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EXAMPLE, EXAMPLE_TYPES, exampleObjects } from './helpers/fixtures.js';
+import { arch, BIN, KUBECTL, kubectl, run } from './helpers/run.js';
+import { startTestApiServer, type TestApiServer } from './helpers/testApiServer.js';
+
+let srv: TestApiServer;
+beforeAll(async () => {
+  srv = await startTestApiServer({ types: EXAMPLE_TYPES, objects: exampleObjects() });
+});
+afterAll(async () => {
+  await srv.close();
+});
+
+describe('CLI basics', () => {
+  test('version and --help', async () => {
+    const v = await arch(['version']);
+    expect(v.code).toBe(0);
+    expect(v.stdout).toMatch(/^kubectl-arch \d+\.\d+\.\d+/);
+    const j = await arch(['version', '-o', 'json']);
+    expect(JSON.parse(j.stdout).version).toMatch(/\d+\.\d+\.\d+/);
+    const h = await arch(['--help']);
+    expect(h.code).toBe(0);
+    for (const c of ['doctor', 'snapshot', 'explain', 'version', '--kubeconfig', '--context', '--fail-on', '--snapshot', 'Exit codes']) expect(h.stdout).toContain(c);
+    expect(h.stdout).toContain('kubectl-arch <command>');
+  });
+
+  test('bad usage exits 2 with a hint', async () => {
+    const r = await arch(['doctor', '--output', 'xml']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/Invalid values|Choices/);
+    const r2 = await arch(['frobnicate']);
+    expect(r2.code).toBe(2);
+    const r3 = await arch([]);
+    expect(r3.code).toBe(2);
+  });
+
+  test('doctor on the embedded example: fingerprint header, one section per check', async () => {
+    const r = await arch(['doctor', '--snapshot', EXAMPLE, '--fail-on', 'none']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('K3s');
+    expect(r.stdout).toContain('6 nodes: 3 servers (control-plane, etcd), 3 agents');
+    expect(r.stdout).toContain('cordoned: lemuel');
+    expect(r.stdout).toContain('containerd://2.2.3-k3s1 ×6');
+    expect(r.stdout).not.toMatch(/\x1b\[/); // no colour when not a TTY
+  });
+
+  test('-o json carries the versioned schema', async () => {
+    const r = await arch(['doctor', '--snapshot', EXAMPLE, '-o', 'json', '--fail-on', 'none']);
+    const rep = JSON.parse(r.stdout);
+    expect(rep.apiVersion).toBe('kubectl-arch/v1');
+    expect(rep.kind).toBe('Report');
+    expect(rep.fingerprint.distribution).toBe('K3s');
+    expect(rep.source).toMatchObject({ type: 'snapshot', path: EXAMPLE });
+    expect(Array.isArray(rep.checks)).toBe(true);
+  });
+
+  test('a malformed snapshot exits 2 naming file and line', async () => {
+    const f = join(mkdtempSync(join(tmpdir(), 'ka-')), 'bad.yaml');
+    writeFileSync(f, 'kind: List\nitems:\n  - {a: [\n');
+    const r = await arch(['doctor', '--snapshot', f]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/bad\.yaml:\d+: malformed YAML/);
+    expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace without -v
+  });
+
+  test('explain lists checks; unknown id exits 2', async () => {
+    const r = await arch(['explain']);
+    expect(r.code).toBe(0);
+    const bad = await arch(['explain', 'no-such-check']);
+    expect(bad.code).toBe(2);
+  });
+});
+
+describe('against a cluster', () => {
+  test('doctor talks to the API server and reports the same as the snapshot path', async () => {
+    const live = await arch(['doctor', '--kubeconfig', srv.kubeconfigPath, '-o', 'json', '--fail-on', 'none']);
+    expect(live.code).toBe(0);
+    const off = await arch(['doctor', '--snapshot', EXAMPLE, '-o', 'json', '--fail-on', 'none']);
+    const a = JSON.parse(live.stdout);
+    const b = JSON.parse(off.stdout);
+    expect(a.source.type).toBe('cluster');
+    expect(a.fingerprint.nodes).toEqual(b.fingerprint.nodes);
+    expect(a.fingerprint.distribution).toBe(b.fingerprint.distribution);
+  });
+
+  test('-v logs every request (method, path, status, ms) to stderr', async () => {
+    const r = await arch(['doctor', '--kubeconfig', srv.kubeconfigPath, '-v', '-o', 'json', '--fail-on', 'none']);
+    expect(r.stderr).toMatch(/^GET \/version 200 \d+ms$/m);
+    expect(r.stderr).toMatch(/^GET \/api\/v1\/nodes\?limit=500 200 \d+ms$/m);
+  });
+
+  test('unreachable server exits 3 with one line and a hint', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ka-'));
+    const kc = join(dir, 'kc');
+    writeFileSync(kc, 'apiVersion: v1\nkind: Config\ncurrent-context: x\nclusters:\n- name: x\n  cluster: {server: "https://127.0.0.1:1"}\nusers:\n- name: x\n  user: {token: t}\ncontexts:\n- name: x\n  context: {cluster: x, user: x}\n');
+    const r = await arch(['doctor', '--kubeconfig', kc]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/^error: cannot connect to https:\/\/127\.0\.0\.1:1: connection refused\n\s+hint:/);
+  });
+
+  test('rejected credentials exit 3; missing context exits 2', async () => {
+    const r = await arch(['doctor', '--kubeconfig', srv.kubeconfigPath, '--context', 'wrong-user']);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/401/);
+    const r2 = await arch(['doctor', '--kubeconfig', srv.kubeconfigPath, '--context', 'nope']);
+    expect(r2.code).toBe(2);
+    expect(r2.stderr).toMatch(/context "nope" does not exist/);
+  });
+
+  test('snapshot saves what doctor needs; doctor on it gives the same report', async () => {
+    const s = await arch(['snapshot', '--kubeconfig', srv.kubeconfigPath]);
+    expect(s.code).toBe(0);
+    const f = join(mkdtempSync(join(tmpdir(), 'ka-')), 'cluster.yaml');
+    writeFileSync(f, s.stdout);
+    const live = JSON.parse((await arch(['doctor', '--kubeconfig', srv.kubeconfigPath, '-o', 'json', '--fail-on', 'none'])).stdout);
+    const off = JSON.parse((await arch(['doctor', '--snapshot', f, '-o', 'json', '--fail-on', 'none'])).stdout);
+    expect(off.checks).toEqual(live.checks);
+    expect(off.fingerprint).toEqual(live.fingerprint);
+  });
+});
+
+describe('the real kubectl', () => {
+  test('kubectl get nodes works against the test server (it speaks the real API)', async () => {
+    const r = await kubectl(['get', 'nodes', '--kubeconfig', srv.kubeconfigPath]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    for (const n of ['lemuel', 'ilwon', 'solomon', 'david', 'louise', 'isagal']) expect(r.stdout).toContain(n);
+  });
+
+  test('kubectl plugin list finds kubectl-arch on PATH', async () => {
+    const r = await kubectl(['plugin', 'list']);
+    expect(r.stdout).toMatch(/bin\/kubectl-arch/);
+  });
+
+  test('kubectl arch doctor gives the same report as bin/kubectl-arch', async () => {
+    const args = ['doctor', '--kubeconfig', srv.kubeconfigPath, '--context', 'test', '--fail-on', 'none'];
+    const viaKubectl = await kubectl(['arch', ...args]);
+    const direct = await arch(args);
+    expect(viaKubectl.code).toBe(direct.code);
+    expect(viaKubectl.stdout).toBe(direct.stdout);
+    expect(viaKubectl.stdout).toContain('6 nodes');
+  });
+
+  test('help shows the `kubectl arch` form when run as a plugin', async () => {
+    // kubectl exec()s the plugin without marking it; a shell sets $_ to the command it ran
+    const r = await run('/bin/bash', ['-c', `${KUBECTL} arch --help`]);
+    expect(r.stdout).toContain('kubectl arch <command>');
+    const direct = await run('/bin/bash', ['-c', `${BIN} --help`]);
+    expect(direct.stdout).toContain('kubectl-arch <command>');
+  });
+});

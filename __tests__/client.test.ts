@@ -1,0 +1,160 @@
+// The cluster client against a local HTTPS API server, real transport, with injected faults.
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
+import { ApiClient, DEFAULT_CLIENT_OPTIONS, METADATA_ACCEPT } from '../src/cluster/client.js';
+import { connect } from '../src/cluster/connect.js';
+import { fetchSnapshot } from '../src/cluster/fetch.js';
+import { resolveConfig } from '../src/cluster/kubeconfig.js';
+import { ClusterError, EXIT } from '../src/errors.js';
+import type { Need } from '../src/model.js';
+import { R } from '../src/resources.js';
+import { EXAMPLE_TYPES, exampleObjects } from './helpers/fixtures.js';
+import { startTestApiServer, type TestApiServer } from './helpers/testApiServer.js';
+
+let srv: TestApiServer;
+const objects = exampleObjects();
+
+beforeAll(async () => {
+  srv = await startTestApiServer({ types: EXAMPLE_TYPES, objects });
+});
+afterAll(async () => {
+  await srv.close();
+});
+beforeEach(() => {
+  for (const k of Object.keys(srv.faults)) delete (srv.faults as Record<string, unknown>)[k];
+  srv.requests.length = 0;
+});
+
+async function client(opts: Partial<typeof DEFAULT_CLIENT_OPTIONS> = {}, context = 'test'): Promise<ApiClient> {
+  const cfg = resolveConfig({ kubeconfig: srv.kubeconfigPath, context });
+  return connect(cfg, { ...DEFAULT_CLIENT_OPTIONS, maxRetryAfterMs: 3000, ...opts });
+}
+
+async function snap(needs: Need[], opts: Partial<typeof DEFAULT_CLIENT_OPTIONS> = {}, context = 'test') {
+  const c = await client(opts, context);
+  try {
+    return await fetchSnapshot(c, needs, { server: srv.url, contextName: context });
+  } finally {
+    c.close();
+  }
+}
+
+describe('cluster client', () => {
+  test('lists every page with limit/continue, sends only GET with the bearer token', async () => {
+    const s = await snap([R.pods], { pageSize: 50 });
+    expect(s.of(R.pods)).toHaveLength(objects.filter((o) => o.kind === 'Pod').length);
+    const podReqs = srv.requests.filter((r) => r.path.startsWith('/api/v1/pods'));
+    expect(podReqs.length).toBe(Math.ceil(295 / 50));
+    expect(podReqs.slice(1).every((r) => r.path.includes('continue='))).toBe(true);
+    expect(srv.requests.every((r) => r.method === 'GET')).toBe(true);
+    expect(srv.requests.every((r) => r.auth === `Bearer ${srv.token}`)).toBe(true);
+    // items get their apiVersion/kind back (lists omit them)
+    expect(s.of(R.pods)[0]?.kind).toBe('Pod');
+  });
+
+  test('metadata-only lists ask for PartialObjectMetadataList', async () => {
+    const s = await snap([{ ...R.configmaps, metadataOnly: true }]);
+    const req = srv.requests.find((r) => r.path.startsWith('/api/v1/configmaps'));
+    expect(req?.accept).toBe(METADATA_ACCEPT);
+    const cm = s.of(R.configmaps).find((c) => c.metadata.name === 'cluster-dns');
+    expect(cm?.kind).toBe('ConfigMap');
+    expect(cm?.data).toBeUndefined();
+  });
+
+  test('namespace scope lists through /namespaces/<ns>/', async () => {
+    const c = await client();
+    const s = await fetchSnapshot(c, [R.pods, R.nodes], { server: srv.url, namespace: 'blog' });
+    c.close();
+    expect(s.of(R.pods).every((p) => p.metadata.namespace === 'blog')).toBe(true);
+    expect(srv.requests.some((r) => r.path.startsWith('/api/v1/namespaces/blog/pods'))).toBe(true);
+    expect(srv.requests.some((r) => r.path.startsWith('/api/v1/nodes'))).toBe(true);
+  });
+
+  test('401 is a cluster error with exit code 3 and a hint, not a crash', async () => {
+    const err = await snap([R.nodes], {}, 'wrong-user').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ClusterError);
+    expect((err as ClusterError).exitCode).toBe(EXIT.UNREACHABLE);
+    expect((err as ClusterError).message).toMatch(/rejected the credentials \(401/);
+    expect((err as ClusterError).hint).toMatch(/expired/);
+  });
+
+  test('403 on one resource: that type is "not visible" with the reason, the rest is fetched', async () => {
+    srv.faults.forbidden = new Set(['events']);
+    const s = await snap([R.nodes, R.events]);
+    expect(s.of(R.nodes)).toHaveLength(6);
+    const v = s.visibility(R.events);
+    expect(v?.status).toBe(403);
+    expect(v?.reason).toMatch(/forbidden: cannot list events \(RBAC\)/);
+  });
+
+  test('404 for a CRD that is not installed', async () => {
+    const s = await snap([R.fluxKustomizations]);
+    expect(s.visibility(R.fluxKustomizations)).toMatchObject({ status: 404, reason: expect.stringMatching(/CRD not installed/) });
+  });
+
+  test('410 Gone on a continue token restarts the list once and keeps no duplicates', async () => {
+    srv.faults.goneOnContinue = 1;
+    const s = await snap([R.pods], { pageSize: 100 });
+    expect(s.of(R.pods)).toHaveLength(295);
+    expect(new Set(s.of(R.pods).map((p) => p.metadata.uid)).size).toBe(295);
+    expect(srv.requests.filter((r) => r.status === 410)).toHaveLength(1);
+  });
+
+  test('410 twice: the type is reported not visible, not half-listed', async () => {
+    srv.faults.goneOnContinue = 5;
+    const s = await snap([R.pods], { pageSize: 100 });
+    expect(s.visibility(R.pods)?.status).toBe(410);
+    expect(s.of(R.pods)).toHaveLength(0);
+  });
+
+  test('429 with Retry-After is retried after waiting at least that long', async () => {
+    srv.faults.tooMany = { resource: 'nodes', times: 1, retryAfter: 1 };
+    const t0 = Date.now();
+    const s = await snap([R.nodes]);
+    const nodeReqs = srv.requests.filter((r) => r.path.startsWith('/api/v1/nodes'));
+    expect(nodeReqs.map((r) => r.status)).toEqual([429, 200]);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(950);
+    expect(s.of(R.nodes)).toHaveLength(6);
+  });
+
+  test('5xx retries are bounded; then the type is not visible with the status', async () => {
+    srv.faults.serverError = { resource: 'nodes', times: 100 };
+    const s = await snap([R.nodes], { maxRetries: 2 });
+    expect(srv.requests.filter((r) => r.path.startsWith('/api/v1/nodes'))).toHaveLength(3);
+    expect(s.visibility(R.nodes)?.reason).toMatch(/500 listing nodes: etcdserver: request timed out/);
+  });
+
+  test('a response slower than the timeout: that type is not visible, with the timeout', async () => {
+    srv.faults.slow = { resource: 'leases', ms: 1500 };
+    const s = await snap([R.leases, R.nodes], { timeoutMs: 300 });
+    expect(s.visibility(R.leases)?.reason).toMatch(/timed out after 0.3s/);
+    expect(s.of(R.nodes)).toHaveLength(6);
+  });
+
+  test('truncated JSON: not visible with "malformed JSON", no partial data', async () => {
+    srv.faults.truncated = 'nodes';
+    const s = await snap([R.nodes]);
+    expect(s.visibility(R.nodes)?.reason).toMatch(/malformed JSON/);
+    expect(s.of(R.nodes)).toHaveLength(0);
+  });
+
+  test('unreachable server: one clear error, exit code 3', async () => {
+    const c = new ApiClient({ server: 'https://127.0.0.1:1' }, { ...DEFAULT_CLIENT_OPTIONS, maxRetries: 0 });
+    const err = await fetchSnapshot(c, [R.nodes], { server: 'https://127.0.0.1:1' }).catch((e: unknown) => e);
+    c.close();
+    expect(err).toBeInstanceOf(ClusterError);
+    expect((err as Error).message).toMatch(/connection refused/);
+  });
+
+  test('TLS mismatch (CA not trusted) is reported as such', async () => {
+    const c = new ApiClient({ server: srv.url, headers: { Authorization: `Bearer ${srv.token}` } }, DEFAULT_CLIENT_OPTIONS);
+    const err = await fetchSnapshot(c, [R.nodes], { server: srv.url }).catch((e: unknown) => e);
+    c.close();
+    expect((err as Error).message).toMatch(/TLS verification failed/);
+  });
+
+  test('readyz verbose text is kept in the snapshot header', async () => {
+    const s = await snap([R.nodes]);
+    expect(s.header.readyz).toMatch(/\[\+\]etcd ok/);
+    expect(s.header.serverVersion?.gitVersion).toBe('v1.35.4+k3s1');
+  });
+});

@@ -1,0 +1,167 @@
+// A small HTTPS server that speaks enough of the Kubernetes API for the client, the CLI and the real
+// kubectl: discovery, lists with pagination and label selectors, metadata-only lists, bearer tokens.
+// Faults are injectable so each failure mode has a test of what the user sees.
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { makeCerts, type TestCerts } from './certs.js';
+import type { KObject, ResourceType } from '../../src/model.js';
+
+export interface Faults {
+  /** Every request answers 401. */
+  unauthorized?: boolean;
+  /** Resource plurals (e.g. "secrets", "applications") answering 403. */
+  forbidden?: Set<string>;
+  /** Answer 410 Gone to the first N continue-token requests. */
+  goneOnContinue?: number;
+  /** Answer 429 with Retry-After to the first N requests for this plural. */
+  tooMany?: { resource: string; times: number; retryAfter: number };
+  /** Delay responses for this plural. */
+  slow?: { resource: string; ms: number };
+  /** Send half of the body for this plural, with a matching Content-Length (malformed JSON). */
+  truncated?: string;
+  /** Answer 500 to the first N requests for this plural. */
+  serverError?: { resource: string; times: number };
+}
+
+export interface RequestRecord {
+  method: string;
+  path: string;
+  accept: string;
+  status: number;
+  auth?: string;
+}
+
+export interface TestApiServer {
+  url: string;
+  certs: TestCerts;
+  token: string;
+  faults: Faults;
+  requests: RequestRecord[];
+  kubeconfigPath: string;
+  close(): Promise<void>;
+  setObjects(types: ResourceType[], objects: KObject[]): void;
+}
+
+const groupOf = (apiVersion?: string): string => (apiVersion && apiVersion.includes('/') ? apiVersion.split('/')[0]! : '');
+
+export async function startTestApiServer(opts: { types: ResourceType[]; objects: KObject[]; pageSize?: number }): Promise<TestApiServer> {
+  const certs = makeCerts();
+  const token = 'test-token-0123456789';
+  const faults: Faults = {};
+  const requests: RequestRecord[] = [];
+  let types = opts.types;
+  let objects = opts.objects;
+  const counters = new Map<string, number>();
+  const bump = (k: string): number => {
+    const n = (counters.get(k) ?? 0) + 1;
+    counters.set(k, n);
+    return n;
+  };
+
+  const server = https.createServer({ cert: certs.cert, key: certs.key }, (req, res) => {
+    const url = new URL(req.url ?? '/', 'https://127.0.0.1');
+    const accept = String(req.headers.accept ?? '');
+    const rec: RequestRecord = { method: req.method ?? '', path: url.pathname + url.search, accept, status: 0, auth: req.headers.authorization };
+    requests.push(rec);
+    const send = (status: number, body: unknown, headers: Record<string, string> = {}): void => {
+      rec.status = status;
+      const text = typeof body === 'string' ? body : JSON.stringify(body);
+      res.writeHead(status, { 'Content-Type': typeof body === 'string' ? 'text/plain' : 'application/json', ...headers });
+      res.end(text);
+    };
+    const status = (code: number, reason: string, message: string): void =>
+      send(code, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code });
+
+    if (req.method !== 'GET') return status(405, 'MethodNotAllowed', 'test server is read-only');
+    if (faults.unauthorized || req.headers.authorization !== `Bearer ${token}`) return status(401, 'Unauthorized', 'Unauthorized');
+    const p = url.pathname;
+    if (p === '/version') return send(200, { major: '1', minor: '35', gitVersion: 'v1.35.4+k3s1', platform: 'linux/amd64' });
+    if (p === '/readyz') return send(200, '[+]ping ok\n[+]etcd ok\nreadyz check passed\n');
+    if (p === '/api') return send(200, { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: '127.0.0.1' }] });
+    if (p === '/apis') {
+      const groups = [...new Set(types.filter((t) => t.group).map((t) => `${t.group}/${t.version}`))].map((gv) => {
+        const [group, version] = gv.split('/') as [string, string];
+        return { name: group, versions: [{ groupVersion: gv, version }], preferredVersion: { groupVersion: gv, version } };
+      });
+      return send(200, { kind: 'APIGroupList', apiVersion: 'v1', groups });
+    }
+    const disc = /^\/(?:api\/(v1)|apis\/([^/]+)\/([^/]+))$/.exec(p);
+    if (disc) {
+      const group = disc[2] ?? '';
+      const version = disc[1] ?? disc[3]!;
+      const res = types.filter((t) => t.group === group && t.version === version);
+      if (res.length === 0) return status(404, 'NotFound', 'the server could not find the requested resource');
+      return send(200, { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group ? `${group}/${version}` : version,
+        resources: res.map((t) => ({ name: t.resource, singularName: t.kind.toLowerCase(), namespaced: t.namespaced, kind: t.kind, verbs: ['get', 'list', 'watch'] })) });
+    }
+    const m = /^\/(?:api\/(v1)|apis\/([^/]+)\/([^/]+))(?:\/namespaces\/([^/]+))?\/([^/]+)$/.exec(p);
+    if (!m) return status(404, 'NotFound', 'the server could not find the requested resource');
+    const group = m[2] ?? '';
+    const version = m[1] ?? m[3]!;
+    const ns = m[4];
+    const plural = m[5]!;
+    const type = types.find((t) => t.group === group && t.version === version && t.resource === plural);
+    if (!type) return status(404, 'NotFound', 'the server could not find the requested resource');
+    if (faults.forbidden?.has(plural)) {
+      return status(403, 'Forbidden', `${plural}${group ? '.' + group : ''} is forbidden: User "reader" cannot list resource "${plural}" in API group "${group}" at the cluster scope`);
+    }
+    if (faults.tooMany?.resource === plural && bump(`429:${plural}`) <= faults.tooMany.times) {
+      rec.status = 429;
+      res.writeHead(429, { 'Retry-After': String(faults.tooMany.retryAfter), 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ kind: 'Status', status: 'Failure', reason: 'TooManyRequests', code: 429, message: 'too many requests' }));
+      return;
+    }
+    if (faults.serverError?.resource === plural && bump(`500:${plural}`) <= faults.serverError.times) return status(500, 'InternalError', 'etcdserver: request timed out');
+    const cont = url.searchParams.get('continue');
+    if (cont && faults.goneOnContinue && bump('410') <= faults.goneOnContinue) {
+      return status(410, 'Expired', 'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.');
+    }
+    const selector = url.searchParams.get('labelSelector');
+    let items = objects.filter((o) => groupOf(o.apiVersion) === group && o.kind === type.kind && (!ns || o.metadata.namespace === ns));
+    if (selector) {
+      const reqs = selector.split(',').map((s) => s.split('=') as [string, string]);
+      items = items.filter((o) => reqs.every(([k, v]) => o.metadata.labels?.[k] === v));
+    }
+    const limit = Number(url.searchParams.get('limit') ?? '0') || opts.pageSize || 0;
+    const start = cont ? Number(Buffer.from(cont, 'base64').toString()) : 0;
+    const page = limit ? items.slice(start, start + limit) : items.slice(start);
+    const next = limit && start + limit < items.length ? Buffer.from(String(start + limit)).toString('base64') : undefined;
+    const metaOnly = accept.includes('as=PartialObjectMetadataList');
+    const body = metaOnly
+      ? { kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', metadata: { resourceVersion: '100', ...(next ? { continue: next } : {}) },
+        items: page.map((o) => ({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: o.metadata })) }
+      : { kind: `${type.kind}List`, apiVersion: group ? `${group}/${version}` : version, metadata: { resourceVersion: '100', ...(next ? { continue: next } : {}) },
+        items: page.map(({ apiVersion: _a, kind: _k, ...rest }) => rest) };
+    const reply = (): void => {
+      if (faults.truncated === plural) {
+        const text = JSON.stringify(body);
+        const half = text.slice(0, Math.floor(text.length / 2));
+        rec.status = 200;
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(half) });
+        res.end(half);
+        return;
+      }
+      send(200, body);
+    };
+    if (faults.slow?.resource === plural) setTimeout(reply, faults.slow.ms);
+    else reply();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  const url = `https://127.0.0.1:${port}`;
+  const kubeconfigPath = join(certs.dir, 'kubeconfig');
+  writeFileSync(kubeconfigPath, [
+    'apiVersion: v1', 'kind: Config', 'current-context: test',
+    'clusters:', `- name: test`, '  cluster:', `    server: ${url}`, `    certificate-authority: ${certs.caFile}`,
+    'users:', '- name: test', '  user:', `    token: ${token}`, '- name: wrong', '  user:', '    token: not-the-token',
+    'contexts:', '- name: test', '  context:', '    cluster: test', '    user: test', '- name: wrong-user', '  context:', '    cluster: test', '    user: wrong',
+    '',
+  ].join('\n'));
+  return {
+    url, certs, token, faults, requests, kubeconfigPath,
+    setObjects(t, o) { types = t; objects = o; },
+    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+  };
+}

@@ -1,0 +1,9 @@
+// The list of checks. Adding a check = adding its file and one line here.
+import type { Check } from './types.js';
+
+export const CHECKS: Check[] = [];
+
+export function findCheck(idOrCode: string): Check | undefined {
+  const q = idOrCode.toLowerCase();
+  return CHECKS.find((c) => c.id === q || Object.keys(c.codes).some((k) => k.toLowerCase() === q));
+}

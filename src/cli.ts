@@ -1,0 +1,96 @@
+// Entry point. Keep imports here light: commands and the Kubernetes client load on demand, so
+// `version` and `--help` start fast.
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import yargs from 'yargs';
+import { hideBin } from 'yargs/helpers';
+import { EXIT, UserError } from './errors.js';
+import { VERSION } from './version.js';
+import type { GlobalArgs } from './commands/common.js';
+
+/** kubectl runs plugins without telling them; the parent process (or the shell's $_) gives it away. */
+export function invokedByKubectl(env = process.env): boolean {
+  if (env.KUBECTL_PLUGINS_CALLER) return true;
+  if (env._ && basename(env._) === 'kubectl') return true;
+  try {
+    return readFileSync(`/proc/${process.ppid}/comm`, 'utf8').trim() === 'kubectl';
+  } catch {
+    return false;
+  }
+}
+
+function fail(e: unknown, verbose: boolean): number {
+  if (e instanceof UserError) {
+    process.stderr.write(`error: ${e.message}\n`);
+    if (e.hint) process.stderr.write(`  hint: ${e.hint}\n`);
+    if (verbose && e.stack) process.stderr.write(`${e.stack}\n`);
+    return e.exitCode;
+  }
+  const err = e as Error;
+  process.stderr.write(`error: internal error: ${err?.message ?? String(e)}${verbose ? '' : ' (run with -v for details)'}\n`);
+  if (verbose && err?.stack) process.stderr.write(`${err.stack}\n`);
+  return EXIT.INTERNAL;
+}
+
+export async function main(argv = hideBin(process.argv)): Promise<number> {
+  const prog = invokedByKubectl() ? 'kubectl arch' : 'kubectl-arch';
+  const verbose = argv.includes('-v') || argv.includes('--verbose');
+  let code: number = EXIT.OK;
+  const run = (load: () => Promise<(a: never) => Promise<number>>) => async (a: unknown): Promise<void> => {
+    try {
+      const fn = await load();
+      code = await fn(a as never);
+    } catch (e) {
+      code = fail(e, verbose);
+    }
+  };
+  let usageError = false;
+  const parser = yargs(argv)
+    .scriptName(prog)
+    .usage(`${prog} — architecture-aware diagnostics for Kubernetes (read-only)\n\nUsage: ${prog} <command> [flags]`)
+    .command('doctor', 'Run every check and print one report', (y) => y
+      .option('deep', { type: 'boolean', default: false, describe: 'Also read kubelet configs through nodes/proxy (needs get nodes/proxy)' }),
+    run(async () => (await import('./commands/doctor.js')).doctor))
+    .command('snapshot', 'Save what the checks need to stdout (YAML; -o json for JSON), for --snapshot later', (y) => y
+      .option('deep', { type: 'boolean', default: false, describe: 'Include what --deep checks read' }),
+    run(async () => (await import('./commands/snapshot.js')).snapshot))
+    .command('explain [id]', 'Explain a check or finding code (what, why, how to fix); no id lists the checks', (y) => y
+      .positional('id', { type: 'string', describe: 'check id or finding code' }),
+    run(async () => (await import('./commands/explain.js')).explain))
+    .command('version', 'Print the kubectl-arch version', () => {}, (a) => {
+      const out = (a as unknown as GlobalArgs).output;
+      process.stdout.write(out === 'json' ? JSON.stringify({ version: VERSION, node: process.version }) + '\n'
+        : out === 'yaml' ? `version: ${VERSION}\nnode: ${process.version}\n` : `kubectl-arch ${VERSION} (node ${process.version})\n`);
+    })
+    .option('kubeconfig', { type: 'string', describe: 'Path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)', group: 'Cluster:' })
+    .option('context', { type: 'string', describe: 'kubeconfig context to use', group: 'Cluster:' })
+    .option('cluster', { type: 'string', describe: 'kubeconfig cluster to use', group: 'Cluster:' })
+    .option('user', { type: 'string', describe: 'kubeconfig user to use', group: 'Cluster:' })
+    .option('namespace', { alias: 'n', type: 'string', describe: 'Limit namespaced objects to this namespace (default: all)', group: 'Cluster:' })
+    .option('all-namespaces', { alias: 'A', type: 'boolean', describe: 'All namespaces (the default; overrides -n)', group: 'Cluster:' })
+    .option('request-timeout', { type: 'string', describe: 'Timeout per request, e.g. 30s, 1m (0 = none)', default: '30s', group: 'Cluster:' })
+    .option('snapshot', { type: 'string', describe: 'Work offline on a snapshot FILE or DIR (kubectl arch snapshot, or kubectl get -o yaml|json output)', group: 'Cluster:' })
+    .option('output', { alias: 'o', choices: ['table', 'json', 'yaml'] as const, default: 'table' as const, describe: 'Output format' })
+    .option('fail-on', { choices: ['none', 'warning', 'error'] as const, default: 'error' as const, describe: 'Exit 1 when a finding is at least this severe' })
+    .option('color', { type: 'boolean', describe: 'Colour on a TTY (--no-color or NO_COLOR turns it off)' })
+    .option('verbose', { alias: 'v', type: 'boolean', describe: 'Log every request (method, path, status, ms) and stacks to stderr' })
+    .epilogue(`Exit codes: 0 clean, 1 findings at or above --fail-on, 2 bad usage or input, 3 cluster unreachable or unauthenticated, 4 internal error.\nRead-only: only GET requests are sent. Docs: kubectl arch explain <check>.`)
+    .demandCommand(1, 'name a command (see --help)')
+    .recommendCommands()
+    .strict()
+    .help()
+    .alias('help', 'h')
+    .version(false)
+    .wrap(Math.min(110, process.stdout.columns || 100))
+    .fail((msg, err) => {
+      if (err) throw err;
+      usageError = true;
+      process.stderr.write(`error: ${msg}\n  hint: ${prog} --help\n`);
+    });
+  try {
+    await parser.parseAsync();
+  } catch (e) {
+    return fail(e, verbose);
+  }
+  return usageError ? EXIT.USAGE : code;
+}

@@ -1,0 +1,270 @@
+// The only code that sends requests to the API server. GET only, by construction: there is no
+// other verb in this file. Bounded concurrency, per-request timeout, bounded retries on 429/5xx
+// honouring Retry-After, pagination with one restart on 410 Gone, metadata-only lists.
+import http from 'node:http';
+import https from 'node:https';
+import { ClusterError } from '../errors.js';
+
+export const METADATA_ACCEPT = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
+
+export interface TransportOptions {
+  server: string;
+  ca?: Buffer | string;
+  cert?: Buffer | string;
+  key?: Buffer | string;
+  rejectUnauthorized?: boolean;
+  servername?: string;
+  headers?: Record<string, string>;
+  /** Called again after a 401, e.g. to re-run an exec credential plugin. */
+  refreshHeaders?: () => Promise<Record<string, string>>;
+}
+
+export interface ClientOptions {
+  timeoutMs: number;
+  concurrency: number;
+  maxRetries: number;
+  pageSize: number;
+  log?: (line: string) => void;
+  /** Upper bound for a Retry-After wait, so a hostile value cannot hang the CLI. */
+  maxRetryAfterMs: number;
+}
+
+export const DEFAULT_CLIENT_OPTIONS: ClientOptions = {
+  timeoutMs: 30_000,
+  concurrency: 8,
+  maxRetries: 3,
+  pageSize: 500,
+  maxRetryAfterMs: 10_000,
+};
+
+export interface ApiResponse {
+  status: number;
+  body: string;
+  headers: http.IncomingHttpHeaders;
+}
+
+/** A non-2xx answer after retries. */
+export class ApiStatusError extends Error {
+  constructor(readonly status: number, readonly path: string, readonly serverMessage: string) {
+    super(`${status} from GET ${path}${serverMessage ? `: ${serverMessage}` : ''}`);
+  }
+}
+
+/** Timeout, reset, truncated or malformed body: the request did not produce a usable answer. */
+export class ApiTransportError extends Error {
+  constructor(message: string, readonly path: string, readonly code?: string) {
+    super(message);
+  }
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+function serverMessage(body: string): string {
+  try {
+    const s = JSON.parse(body) as { message?: string };
+    if (typeof s.message === 'string') return s.message;
+  } catch {
+    /* not a Status */
+  }
+  return body.slice(0, 200).trim();
+}
+
+export class ApiClient {
+  readonly requests: Array<{ path: string; status: number; ms: number }> = [];
+  private readonly base: URL;
+  private readonly agent: http.Agent;
+  private headers: Record<string, string>;
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+  private refreshed = false;
+
+  constructor(private readonly transport: TransportOptions, readonly opts: ClientOptions = DEFAULT_CLIENT_OPTIONS) {
+    this.base = new URL(transport.server);
+    this.headers = { ...(transport.headers ?? {}) };
+    const common = { keepAlive: true, maxSockets: opts.concurrency };
+    this.agent = this.base.protocol === 'http:'
+      ? new http.Agent(common)
+      : new https.Agent({
+        ...common,
+        ca: transport.ca,
+        cert: transport.cert,
+        key: transport.key,
+        rejectUnauthorized: transport.rejectUnauthorized ?? true,
+        servername: transport.servername,
+      });
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+
+  private async slot(): Promise<void> {
+    if (this.active < this.opts.concurrency) {
+      this.active++;
+      return;
+    }
+    await new Promise<void>((r) => this.waiting.push(r));
+  }
+
+  private release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.active--;
+  }
+
+  private once(path: string, accept: string): Promise<ApiResponse> {
+    const url = new URL(this.base.pathname.replace(/\/$/, '') + path, this.base);
+    const mod = url.protocol === 'http:' ? http : https;
+    return new Promise((resolve, reject) => {
+      const req = mod.request(url, {
+        method: 'GET',
+        agent: this.agent,
+        headers: { ...this.headers, Accept: accept, 'User-Agent': 'kubectl-arch' },
+        timeout: this.opts.timeoutMs,
+      }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          if (!res.complete) {
+            reject(new ApiTransportError(`connection closed before the response to GET ${path} was complete`, path, 'TRUNCATED'));
+            return;
+          }
+          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), headers: res.headers });
+        });
+        res.on('error', (e) => reject(new ApiTransportError(e.message, path, (e as NodeJS.ErrnoException).code)));
+        res.on('aborted', () => reject(new ApiTransportError(`response to GET ${path} aborted`, path, 'TRUNCATED')));
+      });
+      // a hard deadline for the whole exchange, not only for idle sockets
+      const deadline = setTimeout(() => {
+        req.destroy(new ApiTransportError(`GET ${path} timed out after ${this.opts.timeoutMs / 1000}s`, path, 'TIMEOUT'));
+      }, this.opts.timeoutMs);
+      req.on('timeout', () => req.destroy(new ApiTransportError(`GET ${path} timed out after ${this.opts.timeoutMs / 1000}s`, path, 'TIMEOUT')));
+      req.on('error', (e) => {
+        clearTimeout(deadline);
+        reject(e instanceof ApiTransportError ? e : new ApiTransportError(e.message, path, (e as NodeJS.ErrnoException).code));
+      });
+      req.on('close', () => clearTimeout(deadline));
+      req.end();
+    });
+  }
+
+  /** GET with retries on 429/5xx and connection resets. Returns 2xx; throws otherwise. */
+  async get(path: string, accept = 'application/json'): Promise<ApiResponse> {
+    let attempt = 0;
+    for (;;) {
+      await this.slot();
+      const t0 = performance.now();
+      let res: ApiResponse | undefined;
+      let err: unknown;
+      try {
+        res = await this.once(path, accept);
+      } catch (e) {
+        err = e;
+      } finally {
+        this.release();
+      }
+      const ms = Math.round(performance.now() - t0);
+      const status = res?.status ?? 0;
+      this.requests.push({ path, status, ms });
+      this.opts.log?.(`GET ${path} ${res ? status : `failed (${(err as Error).message})`} ${ms}ms`);
+      if (res && res.status >= 200 && res.status < 300) return res;
+      if (res && res.status === 401 && !this.refreshed && this.transport.refreshHeaders) {
+        this.refreshed = true;
+        this.headers = { ...this.headers, ...(await this.transport.refreshHeaders()) };
+        continue;
+      }
+      const retriable = res
+        ? res.status === 429 || (res.status >= 500 && res.status !== 501)
+        : (err as ApiTransportError).code === 'ECONNRESET';
+      if (!retriable || attempt >= this.opts.maxRetries) {
+        if (res) throw new ApiStatusError(res.status, path, serverMessage(res.body));
+        throw err;
+      }
+      attempt++;
+      const ra = res?.headers['retry-after'];
+      const raMs = ra !== undefined && /^\d+$/.test(String(ra)) ? Number(ra) * 1000 : 200 * 2 ** attempt;
+      await sleep(Math.min(raMs, this.opts.maxRetryAfterMs));
+    }
+  }
+
+  /** One GET without retries, whatever the status (for /readyz, whose 500 body is the answer). */
+  async getRaw(path: string, accept = 'text/plain'): Promise<ApiResponse> {
+    await this.slot();
+    const t0 = performance.now();
+    try {
+      const res = await this.once(path, accept);
+      const ms = Math.round(performance.now() - t0);
+      this.requests.push({ path, status: res.status, ms });
+      this.opts.log?.(`GET ${path} ${res.status} ${ms}ms`);
+      return res;
+    } finally {
+      this.release();
+    }
+  }
+
+  async getJSON<T>(path: string, accept = 'application/json'): Promise<T> {
+    const res = await this.get(path, accept);
+    try {
+      return JSON.parse(res.body) as T;
+    } catch (e) {
+      throw new ApiTransportError(`malformed JSON from GET ${path}: ${(e as Error).message}`, path, 'BADJSON');
+    }
+  }
+
+  /**
+   * List a resource type with pagination. Calls onPage with each page's items so a caller can
+   * keep only what it needs. A 410 on a continue token restarts the list once from the start.
+   */
+  async list(
+    basePath: string,
+    opts: { metadataOnly?: boolean; labelSelector?: string },
+    onPage: (items: Array<Record<string, unknown>>, restart: boolean) => void,
+  ): Promise<void> {
+    const accept = opts.metadataOnly ? METADATA_ACCEPT : 'application/json';
+    let restarted = false;
+    let cont: string | undefined;
+    let first = true;
+    for (;;) {
+      const q = new URLSearchParams({ limit: String(this.opts.pageSize) });
+      if (opts.labelSelector) q.set('labelSelector', opts.labelSelector);
+      if (cont) q.set('continue', cont);
+      let page: { items?: Array<Record<string, unknown>>; metadata?: { continue?: string } };
+      try {
+        page = await this.getJSON(`${basePath}?${q.toString()}`, accept);
+      } catch (e) {
+        if (e instanceof ApiStatusError && e.status === 410 && cont && !restarted) {
+          // the continue token expired (compaction): start over once, discarding what we have
+          restarted = true;
+          cont = undefined;
+          first = true;
+          continue;
+        }
+        throw e;
+      }
+      onPage(page.items ?? [], first && restarted);
+      first = false;
+      cont = page.metadata?.continue || undefined;
+      if (!cont) return;
+    }
+  }
+}
+
+/** Turn a transport failure of the first request into the one line the user sees. */
+export function connectionError(e: unknown, server: string): ClusterError {
+  if (e instanceof ApiStatusError) {
+    if (e.status === 401) {
+      return new ClusterError(`the API server at ${server} rejected the credentials (401 Unauthorized)`,
+        'the token or client certificate may be expired or wrong; refresh your credentials (e.g. re-run your cloud login) and retry');
+    }
+    return new ClusterError(`the API server at ${server} answered ${e.status}: ${e.serverMessage}`);
+  }
+  const err = e as ApiTransportError & { code?: string };
+  const code = err.code ?? '';
+  if (code === 'ECONNREFUSED') return new ClusterError(`cannot connect to ${server}: connection refused`, 'is the cluster running and the server URL in the kubeconfig right?');
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new ClusterError(`cannot resolve the host of ${server}`, 'check the server URL in the kubeconfig and your DNS/VPN');
+  if (code === 'TIMEOUT') return new ClusterError(`${server} did not answer in time (${err.message})`, 'raise --request-timeout or check network access to the cluster');
+  if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS|HOSTNAME|ALTNAME/.test(code) || /certificate/i.test(err.message)) {
+    return new ClusterError(`TLS verification failed for ${server}: ${err.message}`, 'the kubeconfig CA does not match the server certificate; check certificate-authority(-data) or tls-server-name');
+  }
+  return new ClusterError(`cannot reach ${server}: ${err.message}`);
+}

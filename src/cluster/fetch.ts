@@ -1,0 +1,97 @@
+// Fill a snapshot with what the checks need: each type listed once, in parallel (bounded by the
+// client), 403/404 recorded as "not visible" with the reason instead of failing the run.
+import type { KObject, Need } from '../model.js';
+import { gkKey } from '../model.js';
+import { Snapshot, type ServerVersion } from '../snapshot/snapshot.js';
+import { ApiClient, ApiStatusError, ApiTransportError, connectionError } from './client.js';
+
+export interface FetchOptions {
+  namespace?: string;
+  contextName?: string;
+  server: string;
+  progress?: (what: string) => void;
+}
+
+export function listPath(n: Need, namespace?: string): string {
+  const base = n.group ? `/apis/${n.group}/${n.version}` : `/api/${n.version}`;
+  return n.namespaced && namespace ? `${base}/namespaces/${encodeURIComponent(namespace)}/${n.resource}` : `${base}/${n.resource}`;
+}
+
+/** Merge duplicate needs: a type wanted with bodies by one check is fetched with bodies for all. */
+export function mergeNeeds(needs: Need[]): Need[] {
+  const m = new Map<string, Need>();
+  for (const n of needs) {
+    const k = gkKey(n.group, n.kind);
+    const cur = m.get(k);
+    if (!cur) m.set(k, { ...n });
+    else {
+      cur.metadataOnly = Boolean(cur.metadataOnly && n.metadataOnly);
+      cur.optional = Boolean(cur.optional && n.optional);
+    }
+  }
+  return [...m.values()];
+}
+
+export function unavailableReason(e: unknown, n: Need): { status?: number; reason: string } {
+  const what = `${n.resource}${n.group ? '.' + n.group : ''}`;
+  if (e instanceof ApiStatusError) {
+    if (e.status === 403) return { status: 403, reason: `forbidden: cannot list ${what} (RBAC): ${e.serverMessage}` };
+    if (e.status === 404) {
+      return { status: 404, reason: n.group && !n.group.endsWith('.k8s.io') && n.group !== 'apps'
+        ? `${what} is not served here (CRD not installed)`
+        : `${what} is not served by this API server` };
+    }
+    return { status: e.status, reason: `${e.status} listing ${what}: ${e.serverMessage}` };
+  }
+  return { reason: `could not list ${what}: ${(e as Error).message}` };
+}
+
+export async function fetchSnapshot(client: ApiClient, needs: Need[], opts: FetchOptions): Promise<Snapshot> {
+  opts.progress?.('server version');
+  let serverVersion: ServerVersion;
+  try {
+    serverVersion = await client.getJSON<ServerVersion>('/version');
+  } catch (e) {
+    throw connectionError(e, opts.server);
+  }
+  const snap = new Snapshot({
+    capturedAt: new Date().toISOString(),
+    context: opts.contextName,
+    server: opts.server,
+    serverVersion: { major: serverVersion.major, minor: serverVersion.minor, gitVersion: serverVersion.gitVersion, platform: serverVersion.platform },
+    namespace: opts.namespace,
+  });
+  const readyz = client.getRaw('/readyz?verbose').then(
+    (r) => {
+      if (r.status === 200 || r.status === 500) snap.header.readyz = r.body;
+      else snap.header.readyzError = `${r.status} from /readyz?verbose`;
+    },
+    (e: Error) => { snap.header.readyzError = e.message; },
+  );
+  const merged = mergeNeeds(needs);
+  let done = 0;
+  await Promise.all(merged.map(async (n) => {
+    const items: KObject[] = [];
+    const apiVersion = n.group ? `${n.group}/${n.version}` : n.version;
+    try {
+      await client.list(listPath(n, opts.namespace), { metadataOnly: n.metadataOnly }, (page, restart) => {
+        if (restart) items.length = 0;
+        for (const it of page) {
+          const o = it as unknown as KObject;
+          o.apiVersion = apiVersion;
+          o.kind = n.kind;
+          items.push(o);
+        }
+      });
+      snap.addList(n.group, n.kind, items);
+    } catch (e) {
+      if (e instanceof ApiStatusError && e.status === 401) throw connectionError(e, opts.server);
+      if (!(e instanceof ApiStatusError) && !(e instanceof ApiTransportError)) throw e;
+      snap.markUnavailable({ group: n.group, kind: n.kind, resource: n.resource, ...unavailableReason(e, n) });
+    }
+    done++;
+    opts.progress?.(`${n.resource} (${done}/${merged.length})`);
+  }));
+  await readyz;
+  return snap;
+}

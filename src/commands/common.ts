@@ -1,0 +1,77 @@
+// Shared by commands: global flags, getting a snapshot (from files or from the cluster), output.
+import { InputError } from '../errors.js';
+import type { Need } from '../model.js';
+import { wantColor, makeStyle, type Style } from '../render/style.js';
+import type { Snapshot } from '../snapshot/snapshot.js';
+
+export interface GlobalArgs {
+  kubeconfig?: string;
+  context?: string;
+  cluster?: string;
+  user?: string;
+  namespace?: string;
+  'all-namespaces'?: boolean;
+  output: 'table' | 'json' | 'yaml';
+  'request-timeout'?: string;
+  color?: boolean;
+  'fail-on': 'none' | 'warning' | 'error';
+  verbose?: boolean;
+  snapshot?: string;
+}
+
+/** kubectl-style duration: "30", "30s", "1m", "500ms", "0" (no timeout). */
+export function parseDuration(s: string | undefined, fallbackMs: number): number {
+  if (s === undefined || s === '') return fallbackMs;
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(s.trim());
+  if (!m) throw new InputError(`invalid --request-timeout "${s}" (use e.g. 30s, 1m, 500ms, or 0 for none)`);
+  const n = Number(m[1]);
+  const ms = n * ({ ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] ?? 's'] ?? 1000);
+  return ms === 0 ? 24 * 3_600_000 : ms;
+}
+
+export function scopeNamespace(args: GlobalArgs): string | undefined {
+  return args['all-namespaces'] ? undefined : args.namespace;
+}
+
+export function stdoutStyle(args: GlobalArgs): Style {
+  return makeStyle(wantColor(args.color, process.stdout));
+}
+
+export interface Acquired {
+  snap: Snapshot;
+  source: { type: 'cluster' | 'snapshot'; context?: string; server?: string; path?: string; capturedAt?: string; namespace?: string };
+  requests?: number;
+}
+
+/** Spinner on stderr, only when stderr is a TTY and not verbose (the request log would garble it). */
+async function spinner(args: GlobalArgs): Promise<{ text(t: string): void; stop(): void }> {
+  if (!process.stderr.isTTY || args.verbose || args.output !== 'table') return { text: () => {}, stop: () => {} };
+  const { default: ora } = await import('ora');
+  const sp = ora({ stream: process.stderr, text: 'connecting' }).start();
+  return { text: (t) => { sp.text = `fetching ${t}`; }, stop: () => sp.stop() };
+}
+
+export async function acquire(args: GlobalArgs, needs: Need[]): Promise<Acquired> {
+  const namespace = scopeNamespace(args);
+  if (args.snapshot) {
+    const { loadSnapshot } = await import('../snapshot/load.js');
+    const snap = loadSnapshot(args.snapshot);
+    const scoped = namespace ? snap.scoped(namespace) : snap;
+    return { snap: scoped, source: { type: 'snapshot', path: args.snapshot, capturedAt: snap.header.capturedAt, context: snap.header.context, namespace } };
+  }
+  const { resolveConfig } = await import('../cluster/kubeconfig.js');
+  const cfg = resolveConfig({ kubeconfig: args.kubeconfig, context: args.context, cluster: args.cluster, user: args.user, namespace: args.namespace });
+  const { connect } = await import('../cluster/connect.js');
+  const { DEFAULT_CLIENT_OPTIONS } = await import('../cluster/client.js');
+  const { fetchSnapshot } = await import('../cluster/fetch.js');
+  const log = args.verbose ? (l: string) => process.stderr.write(`${l}\n`) : undefined;
+  const client = await connect(cfg, { ...DEFAULT_CLIENT_OPTIONS, timeoutMs: parseDuration(args['request-timeout'], DEFAULT_CLIENT_OPTIONS.timeoutMs), log });
+  const sp = await spinner(args);
+  try {
+    const snap = await fetchSnapshot(client, needs, { namespace, contextName: cfg.contextName, server: cfg.server, progress: sp.text });
+    return { snap, source: { type: 'cluster', context: cfg.contextName, server: cfg.server, namespace }, requests: client.requests.length };
+  } finally {
+    sp.stop();
+    client.close();
+  }
+}

@@ -1,0 +1,109 @@
+// Shared types. Data flows one way: kubeconfig → client → snapshot → checks → findings → renderer.
+
+export type Severity = 'info' | 'warning' | 'error' | 'critical';
+export const SEVERITY_RANK: Record<Severity, number> = { info: 0, warning: 1, error: 2, critical: 3 };
+
+export interface ObjectMeta {
+  name: string;
+  namespace?: string;
+  uid?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  ownerReferences?: Array<{ apiVersion: string; kind: string; name: string; uid: string; controller?: boolean }>;
+  finalizers?: string[];
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  resourceVersion?: string;
+}
+
+/** A Kubernetes object as read from the API or from a file. Bodies are untyped on purpose. */
+export interface KObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  spec?: any;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  status?: any;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  [key: string]: any;
+}
+
+/** One API resource type, as discovery describes it. */
+export interface ResourceType {
+  group: string; // '' for core
+  version: string;
+  resource: string; // plural, e.g. deployments
+  kind: string;
+  namespaced: boolean;
+}
+
+/** What a check needs from the cluster. */
+export interface Need extends ResourceType {
+  /** Bodies are not needed: list as PartialObjectMetadataList. */
+  metadataOnly?: boolean;
+  /** The check still runs without it (e.g. a CRD that may not be installed); it says what it could not see. */
+  optional?: boolean;
+}
+
+/** Why a resource is not in the snapshot. */
+export interface Unavailable {
+  group: string;
+  kind: string;
+  resource?: string;
+  status?: number; // HTTP status when it came from the API
+  reason: string;
+}
+
+export interface ObjectRef {
+  kind: string;
+  apiVersion?: string;
+  namespace?: string;
+  name: string;
+}
+
+export interface Finding {
+  /** Stable code, e.g. ARCH-RL01 (never reused for another meaning). */
+  code: string;
+  checkId: string;
+  severity: Severity;
+  title: string;
+  /** One or two sentences: what is happening. */
+  message: string;
+  objects: ObjectRef[];
+  /** Structured evidence for -o json. */
+  evidence: Record<string, unknown>;
+  why?: string;
+  /** Commands or steps for a human; the plugin never runs them. */
+  fix?: string[];
+}
+
+export type CheckStatus = 'passed' | 'findings' | 'skipped';
+
+export interface CheckResult {
+  id: string;
+  title: string;
+  status: CheckStatus;
+  /** For passed: the one-line reason; for skipped: why it could not run. */
+  reason?: string;
+  findings: Finding[];
+  /** Parts of the check that could not be evaluated (partial visibility). */
+  notes: string[];
+}
+
+export const groupOf = (apiVersion: string | undefined): string => {
+  if (!apiVersion || !apiVersion.includes('/')) return '';
+  return apiVersion.slice(0, apiVersion.indexOf('/'));
+};
+
+export const gkKey = (group: string, kind: string): string => (group ? `${kind}.${group}` : kind);
+
+export const refOf = (o: KObject): ObjectRef => ({
+  kind: o.kind ?? '?',
+  apiVersion: o.apiVersion,
+  namespace: o.metadata.namespace,
+  name: o.metadata.name,
+});
+
+export const refText = (r: ObjectRef): string =>
+  `${r.kind}${r.namespace ? ` ${r.namespace}/` : ' '}${r.name}`;

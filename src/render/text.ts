@@ -1,0 +1,67 @@
+// Human report: fingerprint header, then one section per check.
+import { refText, type CheckResult, type Finding, SEVERITY_RANK } from '../model.js';
+import type { Fingerprint } from '../fingerprint.js';
+import { orderChecks, type Report } from './report.js';
+import type { Style } from './style.js';
+
+const SEV_LABEL = { critical: 'CRITICAL', error: 'ERROR', warning: 'WARNING', info: 'INFO' } as const;
+
+export function renderFingerprint(fp: Fingerprint, s: Style): string[] {
+  const row = (k: string, v: string): string => `  ${s.dim(k.padEnd(14))}${v}`;
+  const lines = [
+    row('distribution', `${fp.distribution}${fp.evidence.length ? s.dim(`  (${fp.evidence.join('; ')})`) : ''}`),
+    row('version', fp.serverVersion),
+    row('nodes', fp.nodes.summary),
+  ];
+  if (fp.nodes.notReady.length) lines.push(row('', s.sev('error', `not Ready: ${fp.nodes.notReady.join(', ')}`)));
+  if (fp.nodes.cordoned.length) lines.push(row('', s.yellow(`cordoned: ${fp.nodes.cordoned.join(', ')}`)));
+  if (fp.runtimes.length) lines.push(row('runtime', fp.runtimes.map((r) => `${r.runtime} ×${r.count}`).join(', ')));
+  lines.push(row('control plane', fp.controlPlane));
+  lines.push(row('network', fp.cni));
+  if (fp.namespaces !== null) lines.push(row('namespaces', String(fp.namespaces)));
+  for (const g of fp.gaps) lines.push(row('not visible', g));
+  return lines;
+}
+
+function renderFinding(f: Finding, s: Style): string[] {
+  const mark = s.color ? { critical: '✖', error: '✖', warning: '▲', info: 'ℹ' }[f.severity] : '-';
+  const out = [`  ${mark} ${s.sev(f.severity, SEV_LABEL[f.severity])} ${s.dim(f.code)}  ${s.bold(f.title)}`];
+  const indent = '      ';
+  for (const line of f.message.split('\n')) out.push(indent + line);
+  if (f.objects.length) out.push(`${indent}${s.dim('objects:')} ${f.objects.map(refText).join(', ')}`);
+  if (f.why) out.push(`${indent}${s.dim('why:')} ${f.why}`);
+  if (f.fix?.length) {
+    out.push(`${indent}${s.dim('fix:')}`);
+    for (const step of f.fix) out.push(`${indent}  ${step}`);
+  }
+  return out;
+}
+
+function renderCheck(c: CheckResult, s: Style): string[] {
+  const out: string[] = [];
+  if (c.status === 'passed') {
+    out.push(`${s.green(s.color ? '✔' : 'PASS')} ${s.bold(c.title)} ${s.dim(`[${c.id}]`)}: ${c.reason ?? ''}`);
+  } else if (c.status === 'skipped') {
+    out.push(`${s.dim(s.color ? '○' : 'SKIP')} ${s.bold(c.title)} ${s.dim(`[${c.id}]`)}: skipped: ${c.reason ?? ''}`);
+  } else {
+    const worstSev = [...c.findings].sort((a, b) => SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity])[0]!.severity;
+    out.push(`${s.sev(worstSev, s.color ? '✖' : 'FAIL')} ${s.bold(c.title)} ${s.dim(`[${c.id}]`)}: ${c.findings.length} finding${c.findings.length === 1 ? '' : 's'}`);
+    const sorted = [...c.findings].sort((a, b) => SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity]);
+    for (const f of sorted) out.push(...renderFinding(f, s));
+  }
+  for (const n of c.notes) out.push(`    ${s.dim('not visible:')} ${n}`);
+  return out;
+}
+
+export function renderText(r: Report, s: Style): string {
+  const src = r.source.type === 'snapshot'
+    ? `snapshot ${r.source.path}${r.source.capturedAt ? `, captured ${r.source.capturedAt}` : ''}`
+    : `context ${r.source.context ?? '?'} (${r.source.server ?? '?'})`;
+  const lines = [s.bold(`kubectl arch ${r.command}`) + s.dim(` — ${src}${r.source.namespace ? `, namespace ${r.source.namespace}` : ''}`), ''];
+  lines.push(...renderFingerprint(r.fingerprint, s), '');
+  for (const c of orderChecks(r.checks)) lines.push(...renderCheck(c, s), '');
+  const f = r.summary.findings;
+  const counts = (['critical', 'error', 'warning', 'info'] as const).filter((k) => f[k] > 0).map((k) => `${f[k]} ${k}`);
+  lines.push(`${r.summary.checks} checks: ${r.summary.withFindings} with findings${counts.length ? ` (${counts.join(', ')})` : ''}, ${r.summary.passed} passed, ${r.summary.skipped} skipped`);
+  return lines.join('\n') + '\n';
+}

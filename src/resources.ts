@@ -1,0 +1,35 @@
+// Well-known resource types the checks ask for. Discovery is only needed for the orphan scan,
+// which reads every listable type; every other check names its types here.
+import type { Need } from './model.js';
+
+const t = (group: string, version: string, resource: string, kind: string, namespaced: boolean): Need => ({
+  group, version, resource, kind, namespaced,
+});
+
+export const R = {
+  nodes: t('', 'v1', 'nodes', 'Node', false),
+  namespaces: t('', 'v1', 'namespaces', 'Namespace', false),
+  pods: t('', 'v1', 'pods', 'Pod', true),
+  services: t('', 'v1', 'services', 'Service', true),
+  endpoints: t('', 'v1', 'endpoints', 'Endpoints', true),
+  configmaps: t('', 'v1', 'configmaps', 'ConfigMap', true),
+  events: t('', 'v1', 'events', 'Event', true),
+  persistentvolumes: t('', 'v1', 'persistentvolumes', 'PersistentVolume', false),
+  persistentvolumeclaims: t('', 'v1', 'persistentvolumeclaims', 'PersistentVolumeClaim', true),
+  eventsV1: t('events.k8s.io', 'v1', 'events', 'Event', true),
+  endpointslices: t('discovery.k8s.io', 'v1', 'endpointslices', 'EndpointSlice', true),
+  deployments: t('apps', 'v1', 'deployments', 'Deployment', true),
+  daemonsets: t('apps', 'v1', 'daemonsets', 'DaemonSet', true),
+  statefulsets: t('apps', 'v1', 'statefulsets', 'StatefulSet', true),
+  ingresses: t('networking.k8s.io', 'v1', 'ingresses', 'Ingress', true),
+  httproutes: t('gateway.networking.k8s.io', 'v1', 'httproutes', 'HTTPRoute', true),
+  leases: t('coordination.k8s.io', 'v1', 'leases', 'Lease', true),
+  crds: t('apiextensions.k8s.io', 'v1', 'customresourcedefinitions', 'CustomResourceDefinition', false),
+  addons: t('k3s.cattle.io', 'v1', 'addons', 'Addon', true),
+  helmcharts: t('helm.cattle.io', 'v1', 'helmcharts', 'HelmChart', true),
+  argoApplications: t('argoproj.io', 'v1alpha1', 'applications', 'Application', true),
+  fluxKustomizations: t('kustomize.toolkit.fluxcd.io', 'v1', 'kustomizations', 'Kustomization', true),
+  fluxHelmReleases: t('helm.toolkit.fluxcd.io', 'v2', 'helmreleases', 'HelmRelease', true),
+  k0sEtcdMembers: t('etcd.k0sproject.io', 'v1beta1', 'etcdmembers', 'EtcdMember', false),
+  openshiftEtcds: t('operator.openshift.io', 'v1', 'etcds', 'Etcd', false),
+} as const;

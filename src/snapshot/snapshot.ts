@@ -1,0 +1,133 @@
+// The snapshot: every object the checks need, fetched once (or loaded from files).
+// Checks only read it; nothing here does I/O.
+import { gkKey, groupOf, type KObject, type Need, type Unavailable } from '../model.js';
+
+export const SNAPSHOT_API_VERSION = 'kubectl-arch/v1';
+
+export interface ServerVersion {
+  major?: string;
+  minor?: string;
+  gitVersion?: string;
+  platform?: string;
+}
+
+export interface SnapshotHeader {
+  capturedAt?: string;
+  context?: string;
+  server?: string;
+  serverVersion?: ServerVersion;
+  /** Text of GET /readyz?verbose, when it could be read. */
+  readyz?: string;
+  /** Text of the readyz fetch error, when it could not. */
+  readyzError?: string;
+  /** Namespace the capture was limited to, if any. */
+  namespace?: string;
+  /** Types that were listed (possibly empty); distinguishes "none exist" from "not captured". */
+  captured: string[];
+  unavailable: Unavailable[];
+}
+
+export class Snapshot {
+  readonly header: SnapshotHeader;
+  private readonly byKind = new Map<string, KObject[]>();
+  private readonly captured = new Set<string>();
+  private readonly missing = new Map<string, Unavailable>();
+  /** True when loaded from files that had no kubectl-arch header (plain kubectl output). */
+  headerless = false;
+
+  constructor(header?: Partial<SnapshotHeader>) {
+    this.header = { captured: [], unavailable: [], ...header };
+    for (const k of this.header.captured) this.captured.add(k);
+    for (const u of this.header.unavailable) this.missing.set(gkKey(u.group, u.kind), u);
+  }
+
+  /** Record a listed type (items may be empty). */
+  addList(group: string, kind: string, items: KObject[]): void {
+    const key = gkKey(group, kind);
+    this.captured.add(key);
+    this.missing.delete(key);
+    const cur = this.byKind.get(key);
+    if (cur) {
+      for (const item of items) cur.push(item);
+    } else {
+      this.byKind.set(key, items);
+    }
+  }
+
+  /** Add one object of any type (from a file); its type counts as captured. */
+  addObject(o: KObject): void {
+    if (!o.kind) return;
+    this.addList(groupOf(o.apiVersion), o.kind, [o]);
+  }
+
+  markUnavailable(u: Unavailable): void {
+    const key = gkKey(u.group, u.kind);
+    if (this.captured.has(key)) return;
+    this.missing.set(key, u);
+  }
+
+  /** Objects of a type; empty when none exist or when not captured (ask visibility() to tell apart). */
+  list(group: string, kind: string): KObject[] {
+    return this.byKind.get(gkKey(group, kind)) ?? [];
+  }
+
+  of(need: Pick<Need, 'group' | 'kind'>): KObject[] {
+    return this.list(need.group, need.kind);
+  }
+
+  /** null when the type was captured; otherwise why it is not visible. */
+  visibility(need: Pick<Need, 'group' | 'kind' | 'resource'>): Unavailable | null {
+    const key = gkKey(need.group, need.kind);
+    if (this.captured.has(key)) return null;
+    const u = this.missing.get(key);
+    if (u) return u;
+    return {
+      group: need.group,
+      kind: need.kind,
+      resource: need.resource,
+      reason: this.headerless
+        ? `no ${need.kind} objects in the snapshot files (not captured, or none exist)`
+        : `${need.resource}${need.group ? '.' + need.group : ''} was not captured in this snapshot`,
+    };
+  }
+
+  kinds(): string[] {
+    return [...this.captured].sort();
+  }
+
+  unavailable(): Unavailable[] {
+    return [...this.missing.values()];
+  }
+
+  /** All objects, for saving or for the orphan scan. */
+  *all(): Generator<KObject> {
+    for (const items of this.byKind.values()) yield* items;
+  }
+
+  /** Lists grouped by type, for saving. */
+  lists(): Array<[string, KObject[]]> {
+    return [...this.byKind.entries()];
+  }
+
+  count(): number {
+    let n = 0;
+    for (const items of this.byKind.values()) n += items.length;
+    return n;
+  }
+
+  /** A view limited to one namespace (cluster-scoped objects stay). */
+  scoped(namespace: string): Snapshot {
+    const out = new Snapshot({ ...this.finalHeader(), namespace });
+    out.headerless = this.headerless;
+    for (const [, items] of this.byKind) {
+      const first = items[0];
+      if (!first) continue;
+      out.addList(groupOf(first.apiVersion), first.kind ?? '', items.filter((o) => !o.metadata.namespace || o.metadata.namespace === namespace));
+    }
+    return out;
+  }
+
+  finalHeader(): SnapshotHeader {
+    return { ...this.header, captured: this.kinds(), unavailable: this.unavailable() };
+  }
+}
