@@ -1,7 +1,8 @@
 // The list of checks. Adding a check = adding its file and one line here.
+import { retryLoops } from './retry-loops.js';
 import type { Check } from './types.js';
 
-export const CHECKS: Check[] = [];
+export const CHECKS: Check[] = [retryLoops];
 
 export function findCheck(idOrCode: string): Check | undefined {
   const q = idOrCode.toLowerCase();

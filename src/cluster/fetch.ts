@@ -10,6 +10,8 @@ export interface FetchOptions {
   contextName?: string;
   server: string;
   progress?: (what: string) => void;
+  /** --deep: read each kubelet's clusterDNS through GET nodes/<n>/proxy/configz. */
+  kubeletDNS?: boolean;
 }
 
 export function listPath(n: Need, namespace?: string): string {
@@ -93,5 +95,17 @@ export async function fetchSnapshot(client: ApiClient, needs: Need[], opts: Fetc
     opts.progress?.(`${n.resource} (${done}/${merged.length})`);
   }));
   await readyz;
+  if (opts.kubeletDNS) {
+    opts.progress?.('kubelet configs (nodes/proxy)');
+    snap.header.kubeletDNS = await Promise.all(snap.list('', 'Node').map(async (n) => {
+      const name = n.metadata.name;
+      try {
+        const cz = await client.getJSON<{ kubeletconfig?: { clusterDNS?: string[] } }>(`/api/v1/nodes/${encodeURIComponent(name)}/proxy/configz`);
+        return { node: name, clusterDNS: cz.kubeletconfig?.clusterDNS ?? [] };
+      } catch (e) {
+        return { node: name, error: e instanceof ApiStatusError && e.status === 403 ? 'forbidden: needs get nodes/proxy' : (e as Error).message };
+      }
+    }));
+  }
   return snap;
 }

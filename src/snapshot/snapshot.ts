@@ -20,6 +20,8 @@ export interface SnapshotHeader {
   readyz?: string;
   /** Text of the readyz fetch error, when it could not. */
   readyzError?: string;
+  /** kubelet clusterDNS per node, read through nodes/proxy/configz (only with --deep). */
+  kubeletDNS?: Array<{ node: string; clusterDNS?: string[]; error?: string }>;
   /** Namespace the capture was limited to, if any. */
   namespace?: string;
   /** Types that were listed (possibly empty); distinguishes "none exist" from "not captured". */

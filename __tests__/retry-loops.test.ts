@@ -1,0 +1,169 @@
+import { describe, expect, test } from '@jest/globals';
+import { retryLoops } from '../src/checks/retry-loops.js';
+import { runChecks } from '../src/checks/run.js';
+import { parseRejections, isImmutableRejection } from '../src/checks/lib/immutable.js';
+import type { KObject } from '../src/model.js';
+import { R } from '../src/resources.js';
+import { loadSnapshot } from '../src/snapshot/load.js';
+import { EXAMPLE, obj, snapshotOf } from './helpers/fixtures.js';
+
+const NOW = Date.parse('2026-08-13T09:00:00Z');
+const ago = (min: number): string => new Date(NOW - min * 60_000).toISOString();
+
+// the API server's words (REFERENCE.md §1; the e2e suite proves them against a real kube-apiserver)
+const SVC_MSG = 'Service "kube-dns" is invalid: spec.clusterIPs[0]: Invalid value: ["169.254.20.10"]: may not change once set';
+const DEPLOY_MSG = 'Deployment.apps "web" is invalid: spec.selector: Invalid value: {"matchLabels":{"app":"web2"}}: field is immutable';
+const STS_MSG = "StatefulSet.apps \"db\" is invalid: spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden";
+const PVC_MSG = 'PersistentVolumeClaim "data" is invalid: spec: Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims';
+
+const CAPTURED = [R.events, R.eventsV1, R.services, R.configmaps, R.daemonsets, R.addons, R.helmcharts, R.argoApplications, R.fluxKustomizations, R.fluxHelmReleases].map((n) => ({ group: n.group, kind: n.kind }));
+const run = (objects: KObject[], opts: { deep?: boolean; kubeletDNS?: Array<{ node: string; clusterDNS?: string[] }>; captured?: typeof CAPTURED } = {}) => {
+  const snap = snapshotOf(objects, { captured: opts.captured ?? CAPTURED });
+  if (opts.kubeletDNS) snap.header.kubeletDNS = opts.kubeletDNS;
+  return runChecks([retryLoops], snap, { deep: opts.deep })[0]!;
+};
+
+const event = (name: string, involved: Record<string, string>, reason: string, message: string, count: number, firstMin: number, lastMin: number, type = 'Warning'): KObject =>
+  obj('v1', 'Event', name, involved.namespace, { metadata: { name, namespace: involved.namespace, uid: `uid-${name}` }, involvedObject: involved, reason, type, message, count, firstTimestamp: ago(firstMin), lastTimestamp: ago(lastMin), source: { component: 'deployment-controller' } });
+
+describe('immutable-field matcher', () => {
+  test.each([SVC_MSG, DEPLOY_MSG, STS_MSG, PVC_MSG, 'spec.clusterIP: Invalid value: "10.0.0.2": field is immutable'])('matches %s', (m) => {
+    expect(isImmutableRejection(m)).toBe(true);
+  });
+  test('does not match ordinary errors', () => {
+    expect(isImmutableRejection('Deployment.apps "web" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0')).toBe(false);
+    expect(isImmutableRejection('ComparisonError: rpc error: code = Unknown desc = authentication required')).toBe(false);
+  });
+  test('parses object, field and value', () => {
+    expect(parseRejections(SVC_MSG)).toEqual([{ kind: 'Service', name: 'kube-dns', namespace: undefined, field: 'spec.clusterIPs[0]', value: '169.254.20.10', detail: 'may not change once set' }]);
+    expect(parseRejections(DEPLOY_MSG)[0]).toMatchObject({ kind: 'Deployment', name: 'web', field: 'spec.selector', value: '{"matchLabels":{"app":"web2"}}', detail: 'field is immutable' });
+    expect(parseRejections(STS_MSG)[0]).toMatchObject({ kind: 'StatefulSet', name: 'db', field: 'spec' });
+    expect(parseRejections(PVC_MSG)[0]).toMatchObject({ kind: 'PersistentVolumeClaim', field: 'spec', detail: expect.stringMatching(/immutable after creation/) });
+    const wr = parseRejections(`failed to update kube-system/kube-dns /v1, Kind=Service for Addon kube-system/coredns: ${SVC_MSG}`);
+    expect(wr[0]).toMatchObject({ namespace: 'kube-system', name: 'kube-dns' });
+    const two = parseRejections('Service "x" is invalid: [spec.clusterIPs[0]: Invalid value: ["10.0.0.9"]: may not change once set, spec.ipFamilies[0]: Invalid value: "IPv6": may not change once set]');
+    expect(two.map((r) => r.field)).toEqual(['spec.clusterIPs[0]', 'spec.ipFamilies[0]']);
+  });
+});
+
+describe('retry-loop check', () => {
+  test('the field-notes case: K3s CoreDNS addon loop, tied to the live Service and cluster-dns ConfigMap', () => {
+    const r = runChecks([retryLoops], loadSnapshot(EXAMPLE))[0]!;
+    expect(r.status).toBe('findings');
+    const f = r.findings[0]!;
+    expect(f.code).toBe('ARCH-RL03');
+    expect(f.severity).toBe('error');
+    expect(f.evidence).toMatchObject({ service: 'kube-system/kube-dns', liveClusterIP: '10.43.0.10', rejectedClusterIP: '169.254.20.10', originalClusterDNS: '10.43.0.10', attempts: 97, live: true, objectsetOwner: 'coredns' });
+    expect(f.evidence.spanSeconds).toBe(6 * 3600 - 60);
+    expect(f.objects.map((o) => o.kind)).toEqual(['Addon', 'Service']);
+    expect(f.fix?.join('\n')).toMatch(/cluster-dns: 10\.43\.0\.10/);
+    expect(f.fix?.join('\n')).toMatch(/kubelet-arg/);
+  });
+
+  test('an addon that failed once and then applied: no finding', () => {
+    const addon = { apiVersion: 'k3s.cattle.io/v1', kind: 'Addon', name: 'traefik', namespace: 'kube-system' };
+    const r = run([
+      obj('k3s.cattle.io/v1', 'Addon', 'traefik', 'kube-system'),
+      event('t1', addon, 'ApplyManifestFailed', `Applying manifest at "/var/lib/rancher/k3s/server/manifests/traefik.yaml" failed: ${SVC_MSG}`, 1, 50, 50),
+      event('t2', addon, 'AppliedManifest', 'Applied manifest at "/var/lib/rancher/k3s/server/manifests/traefik.yaml"', 1, 49, 49, 'Normal'),
+    ]);
+    expect(r.status).toBe('passed');
+  });
+
+  test('a one-off rejection that did not repeat is info, not a loop', () => {
+    const r = run([event('e1', { kind: 'Deployment', name: 'web', namespace: 'shop', apiVersion: 'apps/v1' }, 'FailedUpdate', DEPLOY_MSG, 1, 40, 40)]);
+    expect(r.findings).toHaveLength(1);
+    expect(r.findings[0]).toMatchObject({ code: 'ARCH-RL02', severity: 'info' });
+    expect(r.findings[0]!.evidence).toMatchObject({ loop: false, attempts: 1 });
+  });
+
+  test('a live loop on a Deployment selector is an error with cadence', () => {
+    const r = run([event('e2', { kind: 'Deployment', name: 'web', namespace: 'shop', apiVersion: 'apps/v1' }, 'FailedUpdate', DEPLOY_MSG, 40, 180, 2)]);
+    const f = r.findings[0]!;
+    expect(f).toMatchObject({ code: 'ARCH-RL01', severity: 'error' });
+    expect(f.evidence).toMatchObject({ attempts: 40, live: true, loop: true, spanSeconds: 178 * 60, lastAgoSeconds: 120 });
+    expect(f.message).toMatch(/spec\.selector/);
+  });
+
+  test('a loop that stopped long ago is not live', () => {
+    const r = run([event('e3', { kind: 'Service', name: 'api', namespace: 'shop' }, 'UpdateFailed', SVC_MSG, 30, 300, 90)]);
+    expect(r.findings[0]).toMatchObject({ code: 'ARCH-RL02', severity: 'info' });
+  });
+
+  test('events.k8s.io/v1 events with series, deduplicated against core events', () => {
+    const e: KObject = obj('events.k8s.io/v1', 'Event', 'v1e', 'shop', { metadata: { name: 'v1e', namespace: 'shop', uid: 'uid-v1e' }, regarding: { kind: 'StatefulSet', name: 'db', namespace: 'shop' }, reason: 'FailedUpdate', type: 'Warning', note: STS_MSG, eventTime: ago(120), series: { count: 12, lastObservedTime: ago(3) }, reportingController: 'argocd-application-controller' });
+    const core = event('v1e', { kind: 'StatefulSet', name: 'db', namespace: 'shop' }, 'FailedUpdate', STS_MSG, 12, 120, 3);
+    core.metadata.uid = 'uid-v1e';
+    const r = run([e, core]);
+    expect(r.findings).toHaveLength(1);
+    expect(r.findings[0]).toMatchObject({ code: 'ARCH-RL01' });
+  });
+
+  test('NodeLocal DNSCache on 169.254.20.10 with no failing apply passes (--deep)', () => {
+    const r = run([
+      obj('v1', 'Service', 'kube-dns', 'kube-system', { spec: { clusterIP: '10.43.0.10', clusterIPs: ['10.43.0.10'] } }),
+      obj('apps/v1', 'DaemonSet', 'node-local-dns', 'kube-system', { metadata: { name: 'node-local-dns', namespace: 'kube-system', labels: { 'k8s-app': 'node-local-dns' } } }),
+    ], { deep: true, kubeletDNS: [{ node: 'a', clusterDNS: ['169.254.20.10'] }, { node: 'b', clusterDNS: ['169.254.20.10'] }] });
+    expect(r.status).toBe('passed');
+  });
+
+  test('kubelet clusterDNS that no Service owns and no NodeLocal DNSCache (--deep)', () => {
+    const r = run([obj('v1', 'Service', 'kube-dns', 'kube-system', { spec: { clusterIP: '10.43.0.10' } })],
+      { deep: true, kubeletDNS: [{ node: 'a', clusterDNS: ['169.254.20.10'] }] });
+    expect(r.findings[0]).toMatchObject({ code: 'ARCH-RL07', severity: 'warning' });
+  });
+
+  test('--deep without kubelet configs says so instead of passing silently', () => {
+    const r = run([], { deep: true });
+    expect(r.notes.join()).toMatch(/not captured/);
+  });
+
+  const argoApp = (name: string, status: Record<string, unknown>, syncPolicy: Record<string, unknown> = {}): KObject =>
+    obj('argoproj.io/v1alpha1', 'Application', name, 'argocd', { spec: { syncPolicy }, status });
+
+  test('Argo CD with a non-immutable sync error is not this check\'s business', () => {
+    const r = run([argoApp('web', { conditions: [{ type: 'SyncError', message: 'Failed sync attempt to 4f1c: one or more objects failed to apply, reason: admission webhook "x" denied the request' }], operationState: { phase: 'Failed', message: 'one or more objects failed to apply' } })]);
+    expect(r.status).toBe('passed');
+  });
+
+  test('Argo CD retrying forever on an immutable field is an error; exhausted automated sync is a warning', () => {
+    const live = run([argoApp('shop', { operationState: { phase: 'Running', retryCount: 14, message: `one or more objects failed to apply, reason: ${DEPLOY_MSG}. Retrying attempt #14 at 8:58AM.`,
+      syncResult: { resources: [{ group: 'apps', version: 'v1', kind: 'Deployment', namespace: 'shop', name: 'web', status: 'SyncFailed', message: DEPLOY_MSG }] } } }, { automated: {}, retry: { limit: -1 } })]);
+    expect(live.findings[0]).toMatchObject({ code: 'ARCH-RL05', severity: 'error' });
+    expect(live.findings[0]!.evidence).toMatchObject({ retriesForever: true, retryCount: 14 });
+    expect(live.findings[0]!.objects.map((o) => o.kind)).toEqual(['Application', 'Deployment']);
+    const done = run([argoApp('shop', { conditions: [{ type: 'SyncError', message: `Failed last sync attempt to 9a8b: one or more objects failed to apply, reason: ${DEPLOY_MSG} (retried 5 times).` }], operationState: { phase: 'Failed', message: `one or more objects failed to apply, reason: ${DEPLOY_MSG} (retried 5 times).` } }, { automated: { selfHeal: true } })]);
+    expect(done.findings[0]).toMatchObject({ code: 'ARCH-RL05', severity: 'warning' });
+    expect(done.findings[0]!.message).toMatch(/every commit/);
+  });
+
+  test('Flux Kustomization failing on an immutable field mentions spec.force', () => {
+    const k = obj('kustomize.toolkit.fluxcd.io/v1', 'Kustomization', 'apps', 'flux-system', { spec: { interval: '10m', retryInterval: '2m' },
+      status: { conditions: [{ type: 'Ready', status: 'False', reason: 'ReconciliationFailed', message: `Service/shop/api dry-run failed (Invalid): ${SVC_MSG.replace('kube-dns', 'api')}`, lastTransitionTime: ago(300) }] } });
+    const r = run([k]);
+    expect(r.findings[0]).toMatchObject({ code: 'ARCH-RL06', severity: 'error' });
+    expect(r.findings[0]!.fix?.join()).toMatch(/spec\.force/);
+    expect(r.findings[0]!.title).toMatch(/every 2m/);
+  });
+
+  test('a failing K3s HelmChart', () => {
+    const hc = obj('helm.cattle.io/v1', 'HelmChart', 'traefik', 'kube-system', { status: { jobName: 'helm-install-traefik', conditions: [{ type: 'Failed', status: 'True', message: `Error: UPGRADE FAILED: cannot patch "traefik" with kind Deployment: ${DEPLOY_MSG}` }] } });
+    expect(run([hc]).findings[0]).toMatchObject({ code: 'ARCH-RL04', severity: 'error' });
+  });
+
+  test('events forbidden: skipped with the reason, never passed', () => {
+    const snap = snapshotOf([], { captured: CAPTURED.filter((c) => !(c.kind === 'Event' && c.group === '')) });
+    snap.markUnavailable({ group: '', kind: 'Event', resource: 'events', status: 403, reason: 'forbidden: cannot list events (RBAC)' });
+    const r = runChecks([retryLoops], snap)[0]!;
+    expect(r.status).toBe('skipped');
+    expect(r.reason).toMatch(/forbidden/);
+  });
+
+  test('Argo CD / Flux not installed: said in notes', () => {
+    const snap = snapshotOf([], { captured: CAPTURED.filter((c) => c.group !== 'argoproj.io') });
+    snap.markUnavailable({ group: 'argoproj.io', kind: 'Application', status: 404, reason: 'applications.argoproj.io is not served here (CRD not installed)' });
+    const r = runChecks([retryLoops], snap)[0]!;
+    expect(r.status).toBe('passed');
+    expect(r.notes.join()).toMatch(/Application.argoproj.io: .*CRD not installed/);
+  });
+});
