@@ -54,6 +54,13 @@ export async function main(argv = hideBin(process.argv)): Promise<number> {
     .command('snapshot', 'Save what the checks need to stdout (YAML; -o json for JSON), for --snapshot later', (y) => y
       .option('deep', { type: 'boolean', default: false, describe: 'Include what --deep checks read' }),
     run(async () => (await import('./commands/snapshot.js')).snapshot))
+    .command('quorum', 'etcd members and the quorum verdict (through the API, or ask etcd itself with --etcd-endpoints)', (y) => y
+      .option('etcd-endpoints', { type: 'string', describe: 'Comma-separated etcd client URLs to probe directly (read-only RPCs: member list, status, alarms)' })
+      .option('etcd-cacert', { type: 'string', describe: 'CA bundle for the etcd endpoints' })
+      .option('etcd-cert', { type: 'string', describe: 'Client certificate for etcd' })
+      .option('etcd-key', { type: 'string', describe: 'Client key for etcd' })
+      .option('etcd-timeout', { type: 'string', default: '2s', describe: 'Timeout per etcd endpoint' }),
+    run(async () => (await import('./commands/quorum.js')).quorum))
     .command('explain [id]', 'Explain a check or finding code (what, why, how to fix); no id lists the checks', (y) => y
       .positional('id', { type: 'string', describe: 'check id or finding code' }),
     run(async () => (await import('./commands/explain.js')).explain))

@@ -1,0 +1,98 @@
+// Starts a real etcd cluster (Debian's etcd-server) on loopback ports in temp directories, and
+// stops exactly the processes it started, by PID.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const ETCD = process.env.ETCD_BIN ?? '/usr/bin/etcd';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const p = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(p));
+    });
+  });
+}
+
+export interface EtcdMemberProc {
+  name: string;
+  clientURL: string;
+  peerURL: string;
+  proc: ChildProcess | null;
+  pid: number | undefined;
+}
+
+export interface EtcdCluster {
+  members: EtcdMemberProc[];
+  endpoints: string[];
+  stop(i: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+async function waitReady(url: string, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    try {
+      const r = await fetch(`${url}/v3/maintenance/status`, { method: 'POST', body: '{}' });
+      if (r.ok) {
+        const j = (await r.json()) as { leader?: string };
+        if (j.leader && j.leader !== '0') return;
+      }
+    } catch { /* not up yet */ }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`etcd at ${url} did not get a leader within ${ms} ms`);
+}
+
+function killPid(p: ChildProcess | null): Promise<void> {
+  if (!p || p.exitCode !== null || p.pid === undefined) return Promise.resolve();
+  return new Promise((resolve) => {
+    const t = setTimeout(() => { try { process.kill(p.pid!, 'SIGKILL'); } catch { /* gone */ } }, 3000);
+    p.once('exit', () => { clearTimeout(t); resolve(); });
+    try { process.kill(p.pid!, 'SIGTERM'); } catch { clearTimeout(t); resolve(); }
+  });
+}
+
+export async function startEtcd(n: number): Promise<EtcdCluster> {
+  const dir = mkdtempSync(join(tmpdir(), 'kubectl-arch-etcd-'));
+  const token = `kubectl-arch-test-${process.pid}-${Date.now()}`;
+  const members: EtcdMemberProc[] = [];
+  for (let i = 0; i < n; i++) {
+    members.push({ name: `m${i + 1}`, clientURL: `http://127.0.0.1:${await freePort()}`, peerURL: `http://127.0.0.1:${await freePort()}`, proc: null, pid: undefined });
+  }
+  const initial = members.map((m) => `${m.name}=${m.peerURL}`).join(',');
+  for (const m of members) {
+    const p = spawn(ETCD, [
+      '--name', m.name, '--data-dir', join(dir, m.name),
+      '--listen-client-urls', m.clientURL, '--advertise-client-urls', m.clientURL,
+      '--listen-peer-urls', m.peerURL, '--initial-advertise-peer-urls', m.peerURL,
+      '--initial-cluster', initial, '--initial-cluster-state', 'new', '--initial-cluster-token', token,
+      '--heartbeat-interval', '50', '--election-timeout', '500',
+    ], { stdio: 'ignore' });
+    m.proc = p;
+    m.pid = p.pid;
+  }
+  const cluster: EtcdCluster = {
+    members,
+    endpoints: members.map((m) => m.clientURL),
+    async stop(i) {
+      await killPid(members[i]!.proc);
+    },
+    async close() {
+      await Promise.all(members.map((m) => killPid(m.proc)));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  try {
+    await Promise.all(members.map((m) => waitReady(m.clientURL, 20_000)));
+  } catch (e) {
+    await cluster.close();
+    throw e;
+  }
+  return cluster;
+}

@@ -1,0 +1,76 @@
+// The direct probe against a real etcd cluster (Debian's etcd-server), started on loopback ports.
+import { afterEach, describe, expect, test } from '@jest/globals';
+import { existsSync } from 'node:fs';
+import { probeEtcd } from '../src/etcd/probe.js';
+import { arch } from './helpers/run.js';
+import { ETCD, startEtcd, type EtcdCluster } from './helpers/etcd.js';
+
+const clusters: EtcdCluster[] = [];
+afterEach(async () => {
+  while (clusters.length) await clusters.pop()!.close();
+});
+const start = async (n: number): Promise<EtcdCluster> => {
+  const c = await startEtcd(n);
+  clusters.push(c);
+  return c;
+};
+const probe = (c: EtcdCluster) => probeEtcd({ endpoints: c.endpoints, timeoutMs: 1500 });
+
+describe('direct etcd probe (real etcd)', () => {
+  test('etcd-server is installed (.ci/run installs it)', () => {
+    expect(existsSync(ETCD)).toBe(true);
+  });
+
+  test('1 member: healthy, single', async () => {
+    const c = await start(1);
+    const r = await probe(c);
+    expect(r.view.verdictLine).toBe('1 voter, 1 healthy — quorum 1 — no failure tolerated — HEALTHY');
+    expect(r.members[0]!.id).toMatch(/^\d+$/);
+    expect(r.leaderAgreed).toBe(true);
+    expect(r.alarms).toEqual([]);
+    expect(r.endpoints[0]!.dbSize).toBeGreaterThan(0);
+  });
+
+  test('2 members: even; stop one → lost', async () => {
+    const c = await start(2);
+    const r = await probe(c);
+    expect(r.view).toMatchObject({ voters: 2, healthyVoters: 2, quorum: 2, remaining: 0, verdict: 'HEALTHY' });
+    expect(r.view.verdictLine).toMatch(/no failure tolerated/);
+    await c.stop(1);
+    const after = await probe(c);
+    expect(after.endpoints.filter((e) => e.ok)).toHaveLength(1);
+    expect(after.view.verdict).toBe('LOST');
+  });
+
+  test('3 members: healthy; stop one → degraded; stop two → lost (via the CLI)', async () => {
+    const c = await start(3);
+    const r = await probe(c);
+    expect(r.view.verdictLine).toBe('3 voters, 3 healthy — quorum 2 — tolerates 1 failure — HEALTHY');
+    expect(new Set(r.members.map((m) => m.id)).size).toBe(3);
+    expect(r.raftTermSpread).toBe('0');
+    await c.stop(2);
+    const cli = await arch(['quorum', '--etcd-endpoints', c.endpoints.join(','), '--etcd-timeout', '1500ms']);
+    expect(cli.stdout).toMatch(/2 of 3 endpoints answer/);
+    expect(cli.stdout).toMatch(/3 voters, 2 healthy — quorum 2 — no failure tolerated — DEGRADED/);
+    expect(cli.code).toBe(1);
+    await c.stop(1);
+    const lost = await probe(c);
+    expect(lost.view.verdict).toBe('LOST');
+    const json = await arch(['quorum', '--etcd-endpoints', c.endpoints.join(','), '--etcd-timeout', '1500ms', '-o', 'json']);
+    const j = JSON.parse(json.stdout);
+    expect(j.view.verdict).toBe('LOST');
+    expect(typeof j.members[0].id).toBe('string');
+  });
+
+  test('4 members: even, tolerates 1', async () => {
+    const c = await start(4);
+    const r = await probe(c);
+    expect(r.view).toMatchObject({ voters: 4, healthyVoters: 4, quorum: 3, remaining: 1, verdict: 'HEALTHY' });
+  });
+
+  test('no endpoint answers: data, not a crash', async () => {
+    const r = await probeEtcd({ endpoints: ['http://127.0.0.1:1'], timeoutMs: 500 });
+    expect(r.view.verdict).toBe('UNKNOWN');
+    expect(r.endpoints[0]!.ok).toBe(false);
+  });
+});
