@@ -125,6 +125,42 @@ describe('against a cluster', () => {
   });
 });
 
+describe('orphans and quorum commands', () => {
+  test('orphans on the example: blog group first, still serving; json; cleanup plan', async () => {
+    const r = await arch(['orphans', '--snapshot', EXAMPLE, '--fail-on', 'none']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/Application argocd\/blog \(gone\): 5 objects in namespace blog, 2 cluster-scoped\s+STILL SERVING TRAFFIC/);
+    const j = JSON.parse((await arch(['orphans', '--snapshot', EXAMPLE, '-o', 'json'])).stdout);
+    expect(j.kind).toBe('OrphanReport');
+    expect(j.groups[0].owner.name).toBe('blog');
+    const plan = await arch(['orphans', '--snapshot', EXAMPLE, '--cleanup-plan', '--fail-on', 'none']);
+    expect(plan.stdout).toMatch(/^kubectl delete deployment.apps blog-web -n blog/m);
+    const failing = await arch(['orphans', '--snapshot', EXAMPLE]);
+    expect(failing.code).toBe(1);
+  });
+
+  test('orphans -n scopes the scan', async () => {
+    const r = await arch(['orphans', '--snapshot', EXAMPLE, '-n', 'homepage', '-o', 'json']);
+    expect(JSON.parse(r.stdout).groups).toEqual([]);
+  });
+
+  test('quorum on the example', async () => {
+    const r = await arch(['quorum', '--snapshot', EXAMPLE]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/lemuel\s+node lemuel \(cordoned\)\s+voter\s+healthy/);
+    expect(r.stdout.trim().split('\n').pop()).toBe('3 voters, 3 healthy — quorum 2 — tolerates 1 failure — HEALTHY');
+  });
+
+  test('orphans against the test server reads every type metadata-only, never Secrets', async () => {
+    srv.requests.length = 0;
+    const r = await arch(['orphans', '--kubeconfig', srv.kubeconfigPath, '-o', 'json', '--fail-on', 'none']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).groups[0].owner.name).toBe('blog');
+    expect(srv.requests.some((q) => q.path.includes('secrets'))).toBe(false);
+    expect(srv.requests.every((q) => q.method === 'GET')).toBe(true);
+  });
+});
+
 describe('the real kubectl', () => {
   test('kubectl get nodes works against the test server (it speaks the real API)', async () => {
     const r = await kubectl(['get', 'nodes', '--kubeconfig', srv.kubeconfigPath]);

@@ -60,6 +60,30 @@ describe('cluster client', () => {
     expect(cm?.data).toBeUndefined();
   });
 
+  test('ConfigMaps: metadata-only list, full bodies only for the few a check reads', async () => {
+    const { CONFIGMAPS } = await import('../src/resources.js');
+    const s = await snap([CONFIGMAPS]);
+    const cms = s.of(R.configmaps);
+    expect(cms.find((c) => c.metadata.name === 'cluster-dns')?.data).toEqual({ clusterDNS: '10.43.0.10', clusterDomain: 'cluster.local' });
+    expect(cms.find((c) => c.metadata.name === 'argocd-cm')?.data).toBeDefined();
+    expect(cms.find((c) => c.metadata.name === 'blog-config')?.data).toBeUndefined();
+    expect(srv.requests.filter((r) => /\/configmaps\/[^?]+$/.test(r.path)).map((r) => r.path).sort())
+      .toEqual(['/api/v1/namespaces/argocd/configmaps/argocd-cm', '/api/v1/namespaces/kube-system/configmaps/cluster-dns']);
+  });
+
+  test('discovery: every listable type, preferred versions, metadata only, never Secrets', async () => {
+    const c = await client();
+    const s = await fetchSnapshot(c, [], { server: srv.url, allTypes: true });
+    c.close();
+    expect(s.header.allTypes).toBe(true);
+    expect(s.visibility({ group: 'rbac.authorization.k8s.io', kind: 'ClusterRole', resource: 'clusterroles' })).toBeNull();
+    const lists = srv.requests.filter((r) => r.path.includes('?limit='));
+    expect(lists.length).toBeGreaterThan(10);
+    expect(lists.every((r) => r.accept === METADATA_ACCEPT)).toBe(true);
+    expect(srv.requests.some((r) => r.path.includes('secrets'))).toBe(false);
+    expect(srv.requests.some((r) => r.path.startsWith('/api/v1/events'))).toBe(false);
+  });
+
   test('namespace scope lists through /namespaces/<ns>/', async () => {
     const c = await client();
     const s = await fetchSnapshot(c, [R.pods, R.nodes], { server: srv.url, namespace: 'blog' });

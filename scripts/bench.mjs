@@ -28,3 +28,6 @@ for (const [name, args] of cases) {
   const med = xs.length % 2 ? xs[(xs.length - 1) / 2] : (xs[xs.length / 2 - 1] + xs[xs.length / 2]) / 2;
   console.log(`${name.padEnd(46)} ${xs[0].toFixed(0).padStart(6)}ms ${med.toFixed(0).padStart(6)}ms ${xs[xs.length - 1].toFixed(0).padStart(6)}ms`);
 }
+
+// then the orphan scan at scale (issue: peak RSS <= 250 MB at 50,000 objects, within 1.5x of listing)
+if (process.env.BENCH_SKIP_SCALE !== '1') await import('./bench-orphans.mjs');

@@ -1,7 +1,7 @@
 // What the cluster is: distribution, version, nodes and roles, runtimes. Heads every report.
 // Says "unknown" rather than guess (fingerprints: REFERENCE.md §3–4).
 import type { KObject } from './model.js';
-import { R } from './resources.js';
+import { CONFIGMAPS, R } from './resources.js';
 import type { Snapshot } from './snapshot/snapshot.js';
 
 export type Distribution = 'K3s' | 'RKE2' | 'kubeadm' | 'k0s' | 'OpenShift' | 'Talos' | 'EKS' | 'GKE' | 'AKS' | 'unknown';
@@ -149,6 +149,6 @@ export function fingerprint(snap: Snapshot): Fingerprint {
 
 /** Types the fingerprint reads; fetched with every report. */
 export const FINGERPRINT_NEEDS = [
-  R.nodes, R.namespaces, R.pods, { ...R.configmaps, metadataOnly: true },
+  R.nodes, R.namespaces, R.pods, CONFIGMAPS,
   { ...R.openshiftEtcds, optional: true },
 ];

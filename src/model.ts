@@ -42,6 +42,10 @@ export interface ResourceType {
 export interface Need extends ResourceType {
   /** Bodies are not needed: list as PartialObjectMetadataList. */
   metadataOnly?: boolean;
+  /** With metadataOnly: the few objects whose bodies are needed, fetched one by one with GET. */
+  bodiesFor?: (meta: ObjectMeta) => boolean;
+  /** Always listed across all namespaces, even with -n (owners such as Argo CD Applications live elsewhere). */
+  clusterWide?: boolean;
   /** The check still runs without it (e.g. a CRD that may not be installed); it says what it could not see. */
   optional?: boolean;
 }

@@ -27,9 +27,18 @@ export const R = {
   crds: t('apiextensions.k8s.io', 'v1', 'customresourcedefinitions', 'CustomResourceDefinition', false),
   addons: t('k3s.cattle.io', 'v1', 'addons', 'Addon', true),
   helmcharts: t('helm.cattle.io', 'v1', 'helmcharts', 'HelmChart', true),
-  argoApplications: t('argoproj.io', 'v1alpha1', 'applications', 'Application', true),
-  fluxKustomizations: t('kustomize.toolkit.fluxcd.io', 'v1', 'kustomizations', 'Kustomization', true),
-  fluxHelmReleases: t('helm.toolkit.fluxcd.io', 'v2', 'helmreleases', 'HelmRelease', true),
+  argoApplications: { ...t('argoproj.io', 'v1alpha1', 'applications', 'Application', true), clusterWide: true },
+  fluxKustomizations: { ...t('kustomize.toolkit.fluxcd.io', 'v1', 'kustomizations', 'Kustomization', true), clusterWide: true },
+  fluxHelmReleases: { ...t('helm.toolkit.fluxcd.io', 'v2', 'helmreleases', 'HelmRelease', true), clusterWide: true },
   k0sEtcdMembers: t('etcd.k0sproject.io', 'v1beta1', 'etcdmembers', 'EtcdMember', false),
   openshiftEtcds: t('operator.openshift.io', 'v1', 'etcds', 'Etcd', false),
 } as const;
+
+/** ConfigMaps are listed metadata-only (they can be large and many); only these few are read in full:
+ *  argocd-cm (Argo CD tracking settings), kube-system/cluster-dns (K3s original cluster DNS),
+ *  kube-system/kubeadm-config (kubeadm etcd topology). */
+export const CONFIGMAPS: Need = {
+  ...R.configmaps,
+  metadataOnly: true,
+  bodiesFor: (m) => m.name === 'argocd-cm' || (m.namespace === 'kube-system' && (m.name === 'cluster-dns' || m.name === 'kubeadm-config')),
+};

@@ -16,6 +16,8 @@ export const EXAMPLE_TYPES: ResourceType[] = [
   { group: 'apps', version: 'v1', resource: 'replicasets', kind: 'ReplicaSet', namespaced: true },
   { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterroles', kind: 'ClusterRole', namespaced: false },
   R.addons, R.helmcharts, R.argoApplications,
+  // served (discovery lists it) but never read by kubectl-arch
+  { group: '', version: 'v1', resource: 'secrets', kind: 'Secret', namespaced: true },
 ];
 
 export function obj(apiVersion: string, kind: string, name: string, namespace?: string, rest: Partial<KObject> = {}): KObject {

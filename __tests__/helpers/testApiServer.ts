@@ -96,6 +96,14 @@ export async function startTestApiServer(opts: { types: ResourceType[]; objects:
       return send(200, { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group ? `${group}/${version}` : version,
         resources: res.map((t) => ({ name: t.resource, singularName: t.kind.toLowerCase(), namespaced: t.namespaced, kind: t.kind, verbs: ['get', 'list', 'watch'] })) });
     }
+    const one = /^\/(?:api\/(v1)|apis\/([^/]+)\/([^/]+))(?:\/namespaces\/([^/]+))?\/([^/]+)\/([^/]+)$/.exec(p);
+    if (one && one[5] !== 'namespaces') {
+      const t = types.find((x) => x.group === (one[2] ?? '') && x.version === (one[1] ?? one[3]) && x.resource === one[5]);
+      const o = t && objects.find((x) => groupOf(x.apiVersion) === t.group && x.kind === t.kind && x.metadata.name === one[6] && (x.metadata.namespace ?? undefined) === one[4]);
+      if (!o) return status(404, 'NotFound', `${one[5]} "${one[6]}" not found`);
+      if (faults.forbidden?.has(one[5]!)) return status(403, 'Forbidden', `${one[5]} "${one[6]}" is forbidden`);
+      return send(200, o);
+    }
     const m = /^\/(?:api\/(v1)|apis\/([^/]+)\/([^/]+))(?:\/namespaces\/([^/]+))?\/([^/]+)$/.exec(p);
     if (!m) return status(404, 'NotFound', 'the server could not find the requested resource');
     const group = m[2] ?? '';

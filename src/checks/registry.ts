@@ -1,9 +1,10 @@
 // The list of checks. Adding a check = adding its file and one line here.
 import { etcdQuorum } from './etcd-quorum.js';
+import { gitopsOrphans } from './gitops-orphans.js';
 import { retryLoops } from './retry-loops.js';
 import type { Check } from './types.js';
 
-export const CHECKS: Check[] = [retryLoops, etcdQuorum];
+export const CHECKS: Check[] = [retryLoops, gitopsOrphans, etcdQuorum];
 
 export function findCheck(idOrCode: string): Check | undefined {
   const q = idOrCode.toLowerCase();

@@ -2,7 +2,7 @@
 // retry forever, quietly. Sources: Events (core and events.k8s.io), the K3s addon deployer,
 // K3s HelmCharts, Argo CD Applications, Flux Kustomizations/HelmReleases, and (--deep) kubelet DNS.
 import type { Finding, KObject, ObjectRef } from '../model.js';
-import { R } from '../resources.js';
+import { CONFIGMAPS, R } from '../resources.js';
 import { cadence, human, normaliseEvents, type Cadence, type NormEvent } from './lib/events.js';
 import { isImmutableRejection, parseRejections, type Rejection } from './lib/immutable.js';
 import type { Check, CheckContext } from './types.js';
@@ -272,7 +272,7 @@ export const retryLoops: Check = {
     'ARCH-RL06': 'a Flux Kustomization/HelmRelease fails on an immutable field',
     'ARCH-RL07': 'kubelet clusterDNS points at an IP no Service owns (--deep)',
   },
-  needs: [R.events, { ...R.eventsV1, optional: true }, R.services, R.configmaps, { ...R.daemonsets, optional: true },
+  needs: [R.events, { ...R.eventsV1, optional: true }, R.services, CONFIGMAPS, { ...R.daemonsets, optional: true },
     { ...R.addons, optional: true }, { ...R.helmcharts, optional: true }, { ...R.argoApplications, optional: true },
     { ...R.fluxKustomizations, optional: true }, { ...R.fluxHelmReleases, optional: true }],
   deepNeeds: [R.nodes],

@@ -35,6 +35,8 @@ export interface Check {
   /** Finding codes it can emit, with their meaning (stable, never reused). */
   codes: Record<string, string>;
   needs: Need[];
+  /** Also read every listable type the API server offers (discovery), metadata only. */
+  allTypes?: boolean;
   /** Needs used only with --deep. */
   deepNeeds?: Need[];
   docs: CheckDocs;

@@ -6,10 +6,14 @@ import { ApiClient, type ClientOptions, type TransportOptions } from './client.j
 import type { ResolvedConfig } from './kubeconfig.js';
 
 async function authOptions(cfg: ResolvedConfig): Promise<{ opts: Record<string, unknown>; refresh: () => Promise<Record<string, string>> }> {
-  const { KubeConfig } = await import('@kubernetes/client-node');
+  const { KubeConfig } = await import('@kubernetes/client-node/dist/config.js');
   const kc = new KubeConfig();
+  // plain http (kubectl proxy, a local test server) has no TLS to verify; client-node refuses it otherwise
+  const raw = cfg.server.startsWith('http:')
+    ? { ...cfg.raw, clusters: cfg.raw.clusters.map((c) => ({ ...c, cluster: { ...(c.cluster as object), 'insecure-skip-tls-verify': true } })) }
+    : cfg.raw;
   try {
-    kc.loadFromString(dump(cfg.raw));
+    kc.loadFromString(dump(raw));
   } catch (e) {
     throw new InputError(`kubeconfig context "${cfg.contextName}" is invalid: ${(e as Error).message}`);
   }

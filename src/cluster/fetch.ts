@@ -12,6 +12,8 @@ export interface FetchOptions {
   progress?: (what: string) => void;
   /** --deep: read each kubelet's clusterDNS through GET nodes/<n>/proxy/configz. */
   kubeletDNS?: boolean;
+  /** Discover and list every type the API server offers (metadata only unless a need wants bodies). */
+  allTypes?: boolean;
 }
 
 export function listPath(n: Need, namespace?: string): string {
@@ -25,8 +27,15 @@ export function mergeNeeds(needs: Need[]): Need[] {
   for (const n of needs) {
     const k = gkKey(n.group, n.kind);
     const cur = m.get(k);
+    if (cur && n.clusterWide) cur.clusterWide = true;
     if (!cur) m.set(k, { ...n });
+    else if (n.metadataOnly && n.optional && !cur.metadataOnly) continue; // discovery adds nothing to a named need
     else {
+      if (cur.bodiesFor || n.bodiesFor) {
+        const a = cur.bodiesFor;
+        const b = n.bodiesFor;
+        cur.bodiesFor = (m) => Boolean(a?.(m) || b?.(m));
+      }
       cur.metadataOnly = Boolean(cur.metadataOnly && n.metadataOnly);
       cur.optional = Boolean(cur.optional && n.optional);
     }
@@ -70,21 +79,47 @@ export async function fetchSnapshot(client: ApiClient, needs: Need[], opts: Fetc
     },
     (e: Error) => { snap.header.readyzError = e.message; },
   );
-  const merged = mergeNeeds(needs);
+  let all = needs;
+  if (opts.allTypes) {
+    opts.progress?.('discovery');
+    const { discoverTypes, asMetadataNeeds } = await import('./discovery.js');
+    const d = await discoverTypes(client);
+    snap.header.discoveryErrors = d.errors;
+    snap.header.allTypes = true;
+    // the named needs come first so their settings (bodies, versions) win for a shared type
+    all = [...needs, ...asMetadataNeeds(d.types)];
+  }
+  const merged = mergeNeeds(all);
   let done = 0;
   await Promise.all(merged.map(async (n) => {
     const items: KObject[] = [];
     const apiVersion = n.group ? `${n.group}/${n.version}` : n.version;
     try {
-      await client.list(listPath(n, opts.namespace), { metadataOnly: n.metadataOnly }, (page, restart) => {
+      await client.list(listPath(n, n.clusterWide ? undefined : opts.namespace), { metadataOnly: n.metadataOnly }, (page, restart) => {
         if (restart) items.length = 0;
         for (const it of page) {
           const o = it as unknown as KObject;
+          // managedFields are often half an object's metadata and no check reads them
+          delete (o.metadata as { managedFields?: unknown }).managedFields;
           o.apiVersion = apiVersion;
           o.kind = n.kind;
           items.push(o);
         }
       });
+      if (n.metadataOnly && n.bodiesFor) {
+        // the few objects whose bodies a check reads: GET each, replace its metadata-only entry
+        const base = n.group ? `/apis/${n.group}/${n.version}` : `/api/${n.version}`;
+        await Promise.all(items.map(async (o, i) => {
+          if (!n.bodiesFor!(o.metadata)) return;
+          const ns = o.metadata.namespace ? `/namespaces/${encodeURIComponent(o.metadata.namespace)}` : '';
+          try {
+            const full = await client.getJSON<KObject>(`${base}${ns}/${n.resource}/${encodeURIComponent(o.metadata.name)}`);
+            items[i] = { ...full, apiVersion, kind: n.kind };
+          } catch {
+            /* keep the metadata; the check reading it will find no data */
+          }
+        }));
+      }
       snap.addList(n.group, n.kind, items);
     } catch (e) {
       if (e instanceof ApiStatusError && e.status === 401) throw connectionError(e, opts.server);

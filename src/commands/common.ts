@@ -51,7 +51,7 @@ async function spinner(args: GlobalArgs): Promise<{ text(t: string): void; stop(
   return { text: (t) => { sp.text = `fetching ${t}`; }, stop: () => sp.stop() };
 }
 
-export async function acquire(args: GlobalArgs & { deep?: boolean }, needs: Need[]): Promise<Acquired> {
+export async function acquire(args: GlobalArgs & { deep?: boolean }, needs: Need[], extra: { allTypes?: boolean } = {}): Promise<Acquired> {
   const namespace = scopeNamespace(args);
   if (args.snapshot) {
     const { loadSnapshot } = await import('../snapshot/load.js');
@@ -68,7 +68,7 @@ export async function acquire(args: GlobalArgs & { deep?: boolean }, needs: Need
   const client = await connect(cfg, { ...DEFAULT_CLIENT_OPTIONS, timeoutMs: parseDuration(args['request-timeout'], DEFAULT_CLIENT_OPTIONS.timeoutMs), log });
   const sp = await spinner(args);
   try {
-    const snap = await fetchSnapshot(client, needs, { namespace, contextName: cfg.contextName, server: cfg.server, progress: sp.text, kubeletDNS: Boolean(args.deep) });
+    const snap = await fetchSnapshot(client, needs, { namespace, contextName: cfg.contextName, server: cfg.server, progress: sp.text, kubeletDNS: Boolean(args.deep), allTypes: extra.allTypes });
     return { snap, source: { type: 'cluster', context: cfg.contextName, server: cfg.server, namespace }, requests: client.requests.length };
   } finally {
     sp.stop();

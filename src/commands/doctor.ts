@@ -24,7 +24,7 @@ export function exitCodeFor(report: Report, failOn: GlobalArgs['fail-on']): numb
 }
 
 export async function doctor(args: DoctorArgs): Promise<number> {
-  const { snap, source } = await acquire(args, allNeeds(Boolean(args.deep)));
+  const { snap, source } = await acquire(args, allNeeds(Boolean(args.deep)), { allTypes: CHECKS.some((c) => c.allTypes) });
   const checks = runChecks(CHECKS, snap, { deep: args.deep });
   const report: Report = {
     apiVersion: REPORT_API_VERSION,

@@ -22,6 +22,9 @@ export interface SnapshotHeader {
   readyzError?: string;
   /** kubelet clusterDNS per node, read through nodes/proxy/configz (only with --deep). */
   kubeletDNS?: Array<{ node: string; clusterDNS?: string[]; error?: string }>;
+  /** Every listable type was captured (discovery), so the orphan scan saw everything visible. */
+  allTypes?: boolean;
+  discoveryErrors?: string[];
   /** Namespace the capture was limited to, if any. */
   namespace?: string;
   /** Types that were listed (possibly empty); distinguishes "none exist" from "not captured". */
@@ -118,13 +121,16 @@ export class Snapshot {
   }
 
   /** A view limited to one namespace (cluster-scoped objects stay). */
-  scoped(namespace: string): Snapshot {
+  scoped(namespace: string, keepAll: Set<string> = new Set(['Application.argoproj.io', 'Kustomization.kustomize.toolkit.fluxcd.io', 'HelmRelease.helm.toolkit.fluxcd.io'])): Snapshot {
     const out = new Snapshot({ ...this.finalHeader(), namespace });
     out.headerless = this.headerless;
     for (const [, items] of this.byKind) {
       const first = items[0];
       if (!first) continue;
-      out.addList(groupOf(first.apiVersion), first.kind ?? '', items.filter((o) => !o.metadata.namespace || o.metadata.namespace === namespace));
+      const g = groupOf(first.apiVersion);
+      const k = first.kind ?? '';
+      // owners are kept across namespaces: a scoped view must not make their objects look orphaned
+      out.addList(g, k, keepAll.has(gkKey(g, k)) ? items : items.filter((o) => !o.metadata.namespace || o.metadata.namespace === namespace));
     }
     return out;
   }

@@ -1,0 +1,76 @@
+// `kubectl arch orphans`: what deleted GitOps owners left running, in depth.
+import { gitopsOrphans, groupFinding } from '../checks/gitops-orphans.js';
+import { EXIT } from '../errors.js';
+import { FINGERPRINT_NEEDS } from '../fingerprint.js';
+import { SEVERITY_RANK } from '../model.js';
+import { cleanupPlan } from '../orphans/plan.js';
+import { scanOrphans } from '../orphans/scan.js';
+import { REPORT_API_VERSION } from '../render/report.js';
+import { acquire, stdoutStyle, type GlobalArgs } from './common.js';
+import { printStructured } from './output.js';
+import { evidenceTime } from '../checks/run.js';
+
+const age = (iso: string | undefined, now: Date): string => {
+  if (!iso) return '?';
+  const s = Math.max(0, (now.getTime() - Date.parse(iso)) / 1000);
+  return s < 3600 ? `${Math.round(s / 60)}m` : s < 172800 ? `${Math.round(s / 3600)}h` : `${Math.round(s / 86400)}d`;
+};
+
+export async function orphans(args: GlobalArgs & { 'cleanup-plan'?: boolean; 'list-only'?: boolean }): Promise<number> {
+  if (args['list-only']) {
+    const { snap } = await acquire(args, [], { allTypes: true });
+    process.stdout.write(JSON.stringify({ objects: snap.count(), types: snap.kinds().length }) + '\n');
+    return EXIT.OK;
+  }
+  const { snap, source } = await acquire(args, [...FINGERPRINT_NEEDS, ...gitopsOrphans.needs], { allTypes: true });
+  const rep = scanOrphans(snap);
+  const now = evidenceTime(snap);
+  const worst = Math.max(-1, ...rep.groups.map((g) => SEVERITY_RANK[groupFinding(g).severity]));
+  const code = args['fail-on'] !== 'none' && worst >= SEVERITY_RANK[args['fail-on']] ? EXIT.FINDINGS : EXIT.OK;
+  if (args['cleanup-plan']) {
+    process.stdout.write(cleanupPlan(rep.groups));
+    return code;
+  }
+  if (args.output !== 'table') {
+    await printStructured({ apiVersion: REPORT_API_VERSION, kind: 'OrphanReport', source, ...rep }, args.output);
+    return code;
+  }
+  const s = stdoutStyle(args);
+  const L: string[] = [];
+  const src = source.type === 'snapshot' ? `snapshot ${source.path}` : `context ${source.context}`;
+  L.push(s.bold('kubectl arch orphans') + s.dim(` — ${src}${source.namespace ? `, namespace ${source.namespace}` : ''}, ${rep.scanned} objects scanned`), '');
+  L.push(`  Argo CD  ${rep.argo.visible ? `${rep.argo.apps} Applications${rep.argo.namespace ? ` in ${rep.argo.namespace}` : ''} (tracking method ${rep.argo.trackingMethod}, label ${rep.argo.instanceLabelKey}${rep.argo.installationID ? `, installationID ${rep.argo.installationID}` : ''})` : `not visible: ${rep.argo.reason}`}`);
+  L.push(`  Flux     ${rep.flux.visible ? `${rep.flux.kustomizations} Kustomizations, ${rep.flux.helmReleases} HelmReleases` : `not visible: ${rep.flux.reason}`}`, '');
+  if (rep.groups.length === 0) L.push(s.green('No objects of deleted GitOps owners found.'), '');
+  for (const g of rep.groups) {
+    const f = groupFinding(g);
+    L.push(`${s.sev(f.severity, f.severity.toUpperCase())} ${s.bold(f.title.replace(/ — still .*$/, ''))}${g.liveness.servingTraffic ? s.sev('error', '  STILL SERVING TRAFFIC') : g.liveness.runningPods ? s.yellow('  still running') : ''}`);
+    L.push(`    confidence ${g.confidence} (${g.signals.join(', ')}); oldest object ${age(g.oldest, now)} old`);
+    L.push(`    liveness: ${g.liveness.summary}`);
+    const rows = [['KIND', 'NAMESPACE', 'NAME', 'SIGNAL', 'AGE'], ...g.objects.map((o) => [o.kind, o.namespace ?? '(cluster)', o.name, o.signal, age(o.created, now)])];
+    const w = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)) + 2);
+    for (const r of rows) L.push('    ' + r.map((c, i) => (i < r.length - 1 ? c.padEnd(w[i]!) : c)).join(''));
+    L.push('');
+  }
+  if (rep.kept.length) {
+    L.push(s.bold('Kept on purpose (not orphans)'));
+    for (const k of rep.kept) L.push(`    ${k.kind} ${k.namespace ? k.namespace + '/' : ''}${k.name} — ${k.reason} (owner ${k.owner} is gone)`);
+    L.push('');
+  }
+  if (rep.risks.length) {
+    L.push(s.bold('At risk: live Applications whose deletion would orphan their resources'));
+    for (const r of rep.risks) L.push(`    Application ${r.app.namespace}/${r.app.name}: no cascading finalizer, ${r.trackedObjects} tracked objects${r.children?.length ? `; parent of ${r.children.join(', ')}` : ''}`);
+    L.push('');
+  }
+  if (rep.dangling.length) {
+    L.push(s.bold('Dangling ownerReferences'));
+    for (const d of rep.dangling.slice(0, 20)) L.push(`    ${d.kind} ${d.namespace ? d.namespace + '/' : ''}${d.name} → ${d.ownerKind} ${d.ownerName} (uid ${d.ownerUid}) no longer exists`);
+    if (rep.dangling.length > 20) L.push(`    … and ${rep.dangling.length - 20} more (-o json for all)`);
+    L.push('');
+  }
+  if (rep.ignoredCopiedAnnotations) L.push(s.dim(`ignored ${rep.ignoredCopiedAnnotations} copied tracking annotation(s) that do not match their object`));
+  for (const n of rep.notes) L.push(s.dim(`note: ${n}`));
+  if (rep.groups.length) L.push('', 'Cleanup commands for review: kubectl arch orphans --cleanup-plan');
+  process.stdout.write(L.join('\n') + '\n');
+  return code;
+}
