@@ -1,0 +1,111 @@
+// Load a scenario (plain Kubernetes YAML) into the real API server as the admin, the way the objects
+// would look in a live cluster: create, then write status through the /status subresource where the
+// server resets it on create. Timestamps are shifted so the scenario's "now" is the real now; the
+// shifted YAML is also written out, so the same files can be analysed offline with --snapshot.
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { dump, loadAll } from 'js-yaml';
+
+const TS = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(\.\d+)?Z$/;
+
+/** Shift every RFC 3339 timestamp in an object by deltaMs, keeping its precision (Lease renewTime is MicroTime). */
+export function shiftTimes(v, deltaMs) {
+  if (typeof v === 'string') {
+    const m = TS.exec(v);
+    if (!m) return v;
+    const d = new Date(Date.parse(v) + deltaMs).toISOString(); // .sssZ
+    const frac = m[2] ?? '';
+    return frac ? `${d.slice(0, 19)}${(d.slice(19, 23) + '000000000').slice(0, frac.length)}Z` : `${d.slice(0, 19)}Z`;
+  }
+  if (Array.isArray(v)) return v.map((x) => shiftTimes(x, deltaMs));
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, shiftTimes(x, deltaMs)]));
+  return v;
+}
+
+export function readScenario(dir) {
+  const objs = [];
+  for (const f of readdirSync(dir).filter((n) => /\.ya?ml$/.test(n)).sort()) {
+    loadAll(readFileSync(join(dir, f), 'utf8'), (d) => {
+      if (!d) return;
+      if (d.kind?.endsWith('List') && Array.isArray(d.items)) objs.push(...d.items);
+      else objs.push(d);
+    });
+  }
+  return objs;
+}
+
+const STATUS_KINDS = new Set(['Node', 'Pod', 'Deployment', 'ReplicaSet', 'DaemonSet', 'StatefulSet', 'PersistentVolume', 'PersistentVolumeClaim', 'Ingress', 'Job']);
+const ORDER = ['CustomResourceDefinition', 'Namespace', 'Node', 'ClusterRole', 'PersistentVolume', 'ConfigMap', 'Deployment', 'DaemonSet', 'StatefulSet', 'ReplicaSet', 'Pod',
+  'Service', 'Endpoints', 'PersistentVolumeClaim', 'Ingress', 'Lease', 'Addon', 'HelmChart', 'Application'];
+const rank = (k) => { const i = ORDER.indexOf(k); return i < 0 ? ORDER.length : i; };
+const groupOf = (av) => (av.includes('/') ? av.split('/')[0] : '');
+
+async function discover(admin) {
+  const map = new Map();
+  const add = (gv, list) => { for (const r of list.resources ?? []) if (!r.name.includes('/')) map.set(`${groupOf(gv)}|${r.kind}`, { path: gv.includes('/') ? `/apis/${gv}` : `/api/${gv}`, resource: r.name, namespaced: r.namespaced }); };
+  add('v1', (await admin('GET', '/api/v1')).json);
+  for (const g of (await admin('GET', '/apis')).json.groups) {
+    const gv = g.preferredVersion.groupVersion;
+    const r = await admin('GET', `/apis/${gv}`);
+    if (r.status === 200) add(gv, r.json);
+  }
+  return map;
+}
+
+/** Load objects; returns the shifted objects as loaded (fixture uids mapped to the server's). */
+export async function loadScenario(cp, srcDir, { outDir, referenceTime, now = Date.now(), concurrency = 16 } = {}) {
+  const delta = referenceTime ? now - referenceTime : 0;
+  const objs = readScenario(srcDir).map((o) => shiftTimes(o, delta));
+  if (outDir) {
+    mkdirSync(outDir, { recursive: true });
+    writeFileSync(join(outDir, 'scenario.yaml'), objs.map((o) => dump(o, { lineWidth: -1, noRefs: true })).join('---\n'));
+  }
+  const uidMap = new Map();
+  const byRank = new Map();
+  for (const o of objs) { const r = rank(o.kind); byRank.set(r, [...(byRank.get(r) ?? []), o]); }
+  let types = await discover(cp.admin);
+  const errors = [];
+  for (const r of [...byRank.keys()].sort((a, b) => a - b)) {
+    const batch = byRank.get(r);
+    const queue = [...batch];
+    await Promise.all(Array.from({ length: concurrency }, async () => {
+      while (queue.length) {
+        const o = queue.shift();
+        const t = types.get(`${groupOf(o.apiVersion)}|${o.kind}`);
+        if (!t) { errors.push(`${o.kind} ${o.metadata.name}: type not served`); continue; }
+        const fixtureUid = o.metadata.uid;
+        const body = JSON.parse(JSON.stringify(o));
+        delete body.metadata.uid; delete body.metadata.resourceVersion; delete body.metadata.creationTimestamp;
+        for (const ref of body.metadata.ownerReferences ?? []) ref.uid = uidMap.get(ref.uid) ?? ref.uid;
+        if (body.involvedObject?.uid) body.involvedObject.uid = uidMap.get(body.involvedObject.uid) ?? body.involvedObject.uid;
+        const base = `${t.path}${t.namespaced ? `/namespaces/${o.metadata.namespace}` : ''}/${t.resource}`;
+        let res = await cp.admin('POST', base, body);
+        if (res.status === 409 && o.kind === 'Namespace') continue;
+        if (res.status >= 300) { errors.push(`${o.kind} ${o.metadata.namespace ?? ''}/${o.metadata.name}: ${res.status} ${res.json?.message ?? res.text}`); continue; }
+        if (fixtureUid) uidMap.set(fixtureUid, res.json.metadata.uid);
+        if (o.status && STATUS_KINDS.has(o.kind)) {
+          res = await cp.admin('PUT', `${base}/${o.metadata.name}/status`, { ...res.json, status: body.status });
+          if (res.status >= 300) errors.push(`${o.kind} ${o.metadata.name} status: ${res.status} ${res.json?.message ?? ''}`);
+        }
+        if (o.kind === 'CustomResourceDefinition') {
+          for (let i = 0; i < 100; i++) {
+            const c = await cp.admin('GET', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${o.metadata.name}`);
+            if ((c.json?.status?.conditions ?? []).some((x) => x.type === 'Established' && x.status === 'True')) break;
+            await new Promise((r2) => setTimeout(r2, 100));
+          }
+        }
+      }
+    }));
+    if (batch[0].kind === 'CustomResourceDefinition') {
+      // wait until discovery serves every new type
+      const want = batch.map((c) => `${c.spec.group}|${c.spec.names.kind}`);
+      for (let i = 0; i < 100; i++) {
+        types = await discover(cp.admin);
+        if (want.every((w) => types.has(w))) break;
+        await new Promise((r2) => setTimeout(r2, 100));
+      }
+    }
+  }
+  if (errors.length) throw new Error(`loading ${srcDir}:\n${errors.slice(0, 20).join('\n')}`);
+  return objs.length;
+}
