@@ -70,6 +70,11 @@ describe('CLI basics', () => {
   test('explain lists checks; unknown id exits 2', async () => {
     const r = await arch(['explain']);
     expect(r.code).toBe(0);
+    for (const id of ['immutable-retry-loop', 'gitops-orphans', 'etcd-quorum', 'ARCH-RL03']) {
+      const e = await arch(['explain', id]);
+      expect(e.code).toBe(0);
+      for (const h of ['WHAT IT LOOKS FOR', 'WHY IT MATTERS', 'HOW TO FIX', 'FINDING CODES']) expect(e.stdout).toContain(h);
+    }
     const bad = await arch(['explain', 'no-such-check']);
     expect(bad.code).toBe(2);
   });

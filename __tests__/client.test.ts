@@ -176,6 +176,23 @@ describe('cluster client', () => {
     expect((err as Error).message).toMatch(/TLS verification failed/);
   });
 
+  test('exec credential plugin (client.authentication.k8s.io/v1, kubelogin/aws style) supplies the token', async () => {
+    const { mkdtempSync, writeFileSync, chmodSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'ka-exec-'));
+    const plugin = join(dir, 'get-token');
+    writeFileSync(plugin, `#!/bin/sh\necho '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"${srv.token}"}}'\n`);
+    chmodSync(plugin, 0o755);
+    const kc = join(dir, 'kubeconfig');
+    writeFileSync(kc, `apiVersion: v1\nkind: Config\ncurrent-context: exec\nclusters:\n- name: c\n  cluster:\n    server: ${srv.url}\n    certificate-authority: ${srv.certs.caFile}\nusers:\n- name: u\n  user:\n    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: ${plugin}\n      interactiveMode: Never\ncontexts:\n- name: exec\n  context: {cluster: c, user: u}\n`);
+    const c = await connect(resolveConfig({ kubeconfig: kc }), DEFAULT_CLIENT_OPTIONS);
+    const s = await fetchSnapshot(c, [R.nodes], { server: srv.url });
+    c.close();
+    expect(s.of(R.nodes)).toHaveLength(6);
+    expect(srv.requests.every((r) => r.auth === `Bearer ${srv.token}`)).toBe(true);
+  });
+
   test('readyz verbose text is kept in the snapshot header', async () => {
     const s = await snap([R.nodes]);
     expect(s.header.readyz).toMatch(/\[\+\]etcd ok/);

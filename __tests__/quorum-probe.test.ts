@@ -68,6 +68,26 @@ describe('direct etcd probe (real etcd)', () => {
     expect(r.view).toMatchObject({ voters: 4, healthyVoters: 4, quorum: 3, remaining: 1, verdict: 'HEALTHY' });
   });
 
+  test('3 voters and a learner (added through the gateway by the test, not by the plugin)', async () => {
+    const c = await start(3);
+    // the test itself registers a learner that never starts: etcd lists it with isLearner and no name
+    // etcd's strict reconfiguration check refuses until every member has been connected for ~5 s
+    let res: Response | undefined;
+    let body = '';
+    for (let i = 0; i < 40; i++) {
+      res = await fetch(`${c.endpoints[0]}/v3/cluster/member/add`, { method: 'POST', body: JSON.stringify({ peerURLs: ['http://127.0.0.1:1'], isLearner: true }) });
+      body = await res.text();
+      if (res.status !== 503) break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    expect([res!.status, body]).toEqual([200, expect.stringContaining('"isLearner":true')]);
+    const r = await probe(c);
+    expect(r.members).toHaveLength(4);
+    expect(r.members.filter((m) => m.isLearner)).toHaveLength(1);
+    expect(r.members.find((m) => m.isLearner)!.name).toBe('(not started)');
+    expect(r.view).toMatchObject({ voters: 3, learners: 1, healthyVoters: 3, quorum: 2, verdict: 'HEALTHY' });
+  });
+
   test('no endpoint answers: data, not a crash', async () => {
     const r = await probeEtcd({ endpoints: ['http://127.0.0.1:1'], timeoutMs: 500 });
     expect(r.view.verdict).toBe('UNKNOWN');

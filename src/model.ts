@@ -44,6 +44,10 @@ export interface Need extends ResourceType {
   metadataOnly?: boolean;
   /** With metadataOnly: the few objects whose bodies are needed, fetched one by one with GET. */
   bodiesFor?: (meta: ObjectMeta) => boolean;
+  /** Drop objects no check reads (applied while paging, so they are never held). */
+  keep?: (o: KObject) => boolean;
+  /** Keep only the fields checks read, to bound memory on big clusters. */
+  trim?: (o: KObject) => KObject;
   /** Always listed across all namespaces, even with -n (owners such as Argo CD Applications live elsewhere). */
   clusterWide?: boolean;
   /** The check still runs without it (e.g. a CRD that may not be installed); it says what it could not see. */

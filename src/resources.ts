@@ -1,22 +1,41 @@
 // Well-known resource types the checks ask for. Discovery is only needed for the orphan scan,
 // which reads every listable type; every other check names its types here.
-import type { Need } from './model.js';
+import type { KObject, Need } from './model.js';
 
 const t = (group: string, version: string, resource: string, kind: string, namespaced: boolean): Need => ({
   group, version, resource, kind, namespaced,
 });
 
+/** Pods: checks read metadata, the node, the phase, readiness and restarts — not the (large) spec. */
+const trimPod = (o: KObject): KObject => ({
+  apiVersion: o.apiVersion, kind: o.kind, metadata: o.metadata,
+  spec: { nodeName: o.spec?.nodeName },
+  status: {
+    phase: o.status?.phase,
+    conditions: o.status?.conditions,
+    containerStatuses: (o.status?.containerStatuses ?? []).map((c: { name?: string; ready?: boolean; restartCount?: number }) => ({ name: c.name, ready: c.ready, restartCount: c.restartCount })),
+    podIP: o.status?.podIP,
+  },
+});
+
+/** Events: only warnings (where rejections are reported) and the K3s deploy/helm controllers' events
+ *  (their Normal "AppliedManifest" shows a failure healed) are ever read. */
+const keepEvent = (o: KObject): boolean => {
+  const kind = o.involvedObject?.kind ?? o.regarding?.kind;
+  return o.type === 'Warning' || kind === 'Addon' || kind === 'HelmChart';
+};
+
 export const R = {
   nodes: t('', 'v1', 'nodes', 'Node', false),
   namespaces: t('', 'v1', 'namespaces', 'Namespace', false),
-  pods: t('', 'v1', 'pods', 'Pod', true),
+  pods: { ...t('', 'v1', 'pods', 'Pod', true), trim: trimPod },
   services: t('', 'v1', 'services', 'Service', true),
   endpoints: t('', 'v1', 'endpoints', 'Endpoints', true),
   configmaps: t('', 'v1', 'configmaps', 'ConfigMap', true),
-  events: t('', 'v1', 'events', 'Event', true),
+  events: { ...t('', 'v1', 'events', 'Event', true), keep: keepEvent },
   persistentvolumes: t('', 'v1', 'persistentvolumes', 'PersistentVolume', false),
   persistentvolumeclaims: t('', 'v1', 'persistentvolumeclaims', 'PersistentVolumeClaim', true),
-  eventsV1: t('events.k8s.io', 'v1', 'events', 'Event', true),
+  eventsV1: { ...t('events.k8s.io', 'v1', 'events', 'Event', true), keep: keepEvent },
   endpointslices: t('discovery.k8s.io', 'v1', 'endpointslices', 'EndpointSlice', true),
   deployments: t('apps', 'v1', 'deployments', 'Deployment', true),
   daemonsets: t('apps', 'v1', 'daemonsets', 'DaemonSet', true),

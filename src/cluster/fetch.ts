@@ -28,6 +28,11 @@ export function mergeNeeds(needs: Need[]): Need[] {
     const k = gkKey(n.group, n.kind);
     const cur = m.get(k);
     if (cur && n.clusterWide) cur.clusterWide = true;
+    if (cur && !n.metadataOnly) {
+      // a need that wants bodies wins over trimming/filtering only if it asks for everything
+      if (!n.trim) cur.trim = undefined;
+      if (!n.keep) cur.keep = undefined;
+    }
     if (!cur) m.set(k, { ...n });
     else if (n.metadataOnly && n.optional && !cur.metadataOnly) continue; // discovery adds nothing to a named need
     else {
@@ -98,7 +103,9 @@ export async function fetchSnapshot(client: ApiClient, needs: Need[], opts: Fetc
       await client.list(listPath(n, n.clusterWide ? undefined : opts.namespace), { metadataOnly: n.metadataOnly }, (page, restart) => {
         if (restart) items.length = 0;
         for (const it of page) {
-          const o = it as unknown as KObject;
+          let o = it as unknown as KObject;
+          if (n.keep && !n.keep(o)) continue;
+          if (n.trim) o = n.trim(o);
           // managedFields are often half an object's metadata and no check reads them
           delete (o.metadata as { managedFields?: unknown }).managedFields;
           o.apiVersion = apiVersion;
