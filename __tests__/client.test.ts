@@ -84,6 +84,20 @@ describe('cluster client', () => {
     expect(srv.requests.some((r) => r.path.startsWith('/api/v1/events'))).toBe(false);
   });
 
+  test('lean pods: metadata-only, Running marked from a status.phase=Running list; events filtered server-side', async () => {
+    const s = await snap([R.podsLean, R.events]);
+    const pods = s.of(R.pods);
+    expect(pods).toHaveLength(295);
+    expect(pods.every((p) => p.status?.phase === 'Running')).toBe(true);
+    const podReqs = srv.requests.filter((r) => r.path.startsWith('/api/v1/pods'));
+    expect(podReqs.every((r) => r.accept === METADATA_ACCEPT)).toBe(true);
+    expect(podReqs.some((r) => r.path.includes('fieldSelector=status.phase%3DRunning'))).toBe(true);
+    const evReqs = srv.requests.filter((r) => r.path.startsWith('/api/v1/events'));
+    expect(evReqs.map((r) => new URL(r.path, 'https://x').searchParams.get('fieldSelector'))).toEqual(R.events.fieldSelectors);
+    // the K3s addon events (Warning and Normal) are kept, no duplicates
+    expect(s.of(R.events).map((e) => e.reason).sort()).toEqual(['AppliedManifest', 'ApplyManifestFailed', 'ApplyingManifest']);
+  });
+
   test('namespace scope lists through /namespaces/<ns>/', async () => {
     const c = await client();
     const s = await fetchSnapshot(c, [R.pods, R.nodes], { server: srv.url, namespace: 'blog' });

@@ -149,6 +149,6 @@ export function fingerprint(snap: Snapshot): Fingerprint {
 
 /** Types the fingerprint reads; fetched with every report. */
 export const FINGERPRINT_NEEDS = [
-  R.nodes, R.namespaces, R.pods, CONFIGMAPS,
+  R.nodes, R.namespaces, R.podsLean, CONFIGMAPS,
   { ...R.openshiftEtcds, optional: true },
 ];

@@ -48,6 +48,10 @@ export interface Need extends ResourceType {
   keep?: (o: KObject) => boolean;
   /** Keep only the fields checks read, to bound memory on big clusters. */
   trim?: (o: KObject) => KObject;
+  /** List once per field selector (server-side filtering) and merge by uid, instead of one full list. */
+  fieldSelectors?: readonly string[];
+  /** Pods: list metadata-only, then the Running ones (fieldSelector status.phase=Running) to mark their phase. */
+  runningPhase?: boolean;
   /** Always listed across all namespaces, even with -n (owners such as Argo CD Applications live elsewhere). */
   clusterWide?: boolean;
   /** The check still runs without it (e.g. a CRD that may not be installed); it says what it could not see. */

@@ -132,6 +132,12 @@ export async function startTestApiServer(opts: { types: ResourceType[]; objects:
       const reqs = selector.split(',').map((s) => s.split('=') as [string, string]);
       items = items.filter((o) => reqs.every(([k, v]) => o.metadata.labels?.[k] === v));
     }
+    const fieldSel = url.searchParams.get('fieldSelector');
+    if (fieldSel) {
+      const get = (o: unknown, path: string): string => String(path.split('.').reduce((v: any, k) => (v == null ? undefined : v[k]), o) ?? '');
+      const terms = fieldSel.split(',').map((t) => /^([^!=]+)(!?=)(.*)$/.exec(t)!);
+      items = items.filter((o) => terms.every(([, path, op, v]) => (op === '=' ? get(o, path!) === v : get(o, path!) !== v)));
+    }
     const limit = Number(url.searchParams.get('limit') ?? '0') || opts.pageSize || 0;
     const start = cont ? Number(Buffer.from(cont, 'base64').toString()) : 0;
     const page = limit ? items.slice(start, start + limit) : items.slice(start);

@@ -37,7 +37,7 @@ export const gitopsOrphans: Check = {
     'ARCH-OR05': 'an app-of-apps parent has no cascading finalizer: its child Applications would be left behind',
     'ARCH-OR06': 'ownerReferences point at owners that no longer exist (garbage collection stuck or disabled)',
   },
-  needs: [R.pods, R.services, CONFIGMAPS, { ...R.endpoints, optional: true }, { ...R.endpointslices, optional: true }, { ...R.ingresses, optional: true },
+  needs: [R.podsLean, R.services, CONFIGMAPS, { ...R.endpoints, optional: true }, { ...R.endpointslices, optional: true }, { ...R.ingresses, optional: true },
     { ...R.httproutes, optional: true }, { ...R.persistentvolumes, optional: true }, { ...R.persistentvolumeclaims, optional: true },
     { ...R.argoApplications, optional: true }, { ...R.fluxKustomizations, optional: true }, { ...R.fluxHelmReleases, optional: true }],
   docs: {

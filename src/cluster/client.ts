@@ -217,7 +217,7 @@ export class ApiClient {
    */
   async list(
     basePath: string,
-    opts: { metadataOnly?: boolean; labelSelector?: string },
+    opts: { metadataOnly?: boolean; labelSelector?: string; fieldSelector?: string },
     onPage: (items: Array<Record<string, unknown>>, restart: boolean) => void,
   ): Promise<void> {
     const accept = opts.metadataOnly ? METADATA_ACCEPT : 'application/json';
@@ -227,6 +227,7 @@ export class ApiClient {
     for (;;) {
       const q = new URLSearchParams({ limit: String(this.opts.pageSize) });
       if (opts.labelSelector) q.set('labelSelector', opts.labelSelector);
+      if (opts.fieldSelector) q.set('fieldSelector', opts.fieldSelector);
       if (cont) q.set('continue', cont);
       let page: { items?: Array<Record<string, unknown>>; metadata?: { continue?: string } };
       try {

@@ -42,6 +42,7 @@ export function mergeNeeds(needs: Need[]): Need[] {
         cur.bodiesFor = (m) => Boolean(a?.(m) || b?.(m));
       }
       cur.metadataOnly = Boolean(cur.metadataOnly && n.metadataOnly);
+      if (!n.fieldSelectors) cur.fieldSelectors = undefined;
       cur.optional = Boolean(cur.optional && n.optional);
     }
   }
@@ -99,20 +100,48 @@ export async function fetchSnapshot(client: ApiClient, needs: Need[], opts: Fetc
   await Promise.all(merged.map(async (n) => {
     const items: KObject[] = [];
     const apiVersion = n.group ? `${n.group}/${n.version}` : n.version;
+    const path = listPath(n, n.clusterWide ? undefined : opts.namespace);
+    const take = (it: Record<string, unknown>): KObject | null => {
+      let o = it as unknown as KObject;
+      if (n.keep && !n.keep(o)) return null;
+      if (n.trim) o = n.trim(o);
+      // managedFields are often half an object's metadata and no check reads them
+      delete (o.metadata as { managedFields?: unknown }).managedFields;
+      o.apiVersion = apiVersion;
+      o.kind = n.kind;
+      return o;
+    };
     try {
-      await client.list(listPath(n, n.clusterWide ? undefined : opts.namespace), { metadataOnly: n.metadataOnly }, (page, restart) => {
-        if (restart) items.length = 0;
-        for (const it of page) {
-          let o = it as unknown as KObject;
-          if (n.keep && !n.keep(o)) continue;
-          if (n.trim) o = n.trim(o);
-          // managedFields are often half an object's metadata and no check reads them
-          delete (o.metadata as { managedFields?: unknown }).managedFields;
-          o.apiVersion = apiVersion;
-          o.kind = n.kind;
+      // one list, or one per field selector (server-side filtering), merged by uid
+      const seen = new Set<string>();
+      for (const fieldSelector of n.fieldSelectors ?? [undefined]) {
+        const part: KObject[] = [];
+        await client.list(path, { metadataOnly: n.metadataOnly, fieldSelector }, (page, restart) => {
+          if (restart) part.length = 0;
+          for (const it of page) {
+            const o = take(it);
+            if (o) part.push(o);
+          }
+        });
+        for (const o of part) {
+          const uid = o.metadata.uid;
+          if (uid && seen.has(uid)) continue;
+          if (uid) seen.add(uid);
           items.push(o);
         }
-      });
+      }
+      if (n.runningPhase && n.metadataOnly) {
+        // metadata-only lists carry no phase: a second, filtered metadata list says which pods run
+        const running = new Set<string>();
+        await client.list(path, { metadataOnly: true, fieldSelector: 'status.phase=Running' }, (page, restart) => {
+          if (restart) running.clear();
+          for (const it of page) {
+            const uid = (it.metadata as { uid?: string } | undefined)?.uid;
+            if (uid) running.add(uid);
+          }
+        });
+        for (const o of items) o.status = { ...(o.status ?? {}), phase: o.metadata.uid && running.has(o.metadata.uid) ? 'Running' : undefined };
+      }
       if (n.metadataOnly && n.bodiesFor) {
         // the few objects whose bodies a check reads: GET each, replace its metadata-only entry
         const base = n.group ? `/apis/${n.group}/${n.version}` : `/api/${n.version}`;
@@ -120,8 +149,8 @@ export async function fetchSnapshot(client: ApiClient, needs: Need[], opts: Fetc
           if (!n.bodiesFor!(o.metadata)) return;
           const ns = o.metadata.namespace ? `/namespaces/${encodeURIComponent(o.metadata.namespace)}` : '';
           try {
-            const full = await client.getJSON<KObject>(`${base}${ns}/${n.resource}/${encodeURIComponent(o.metadata.name)}`);
-            items[i] = { ...full, apiVersion, kind: n.kind };
+            const full = await client.getJSON<Record<string, unknown>>(`${base}${ns}/${n.resource}/${encodeURIComponent(o.metadata.name)}`);
+            items[i] = take(full) ?? o;
           } catch {
             /* keep the metadata; the check reading it will find no data */
           }

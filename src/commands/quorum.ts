@@ -54,7 +54,7 @@ export async function quorum(args: QuorumArgs): Promise<number> {
       : v.voters > 1 && v.voters % 2 === 0 ? SEVERITY_RANK.warning : v.verdict === 'UNKNOWN' ? SEVERITY_RANK.warning : -1;
     return args['fail-on'] !== 'none' && sev >= SEVERITY_RANK[args['fail-on']] ? EXIT.FINDINGS : EXIT.OK;
   }
-  const { snap, source } = await acquire(args, [R.nodes, R.pods, CONFIGMAPS, R.namespaces, { ...R.leases, optional: true }, { ...R.k0sEtcdMembers, optional: true }, { ...R.openshiftEtcds, optional: true }]);
+  const { snap, source } = await acquire(args, [R.nodes, R.podsLean, CONFIGMAPS, R.namespaces, { ...R.leases, optional: true }, { ...R.k0sEtcdMembers, optional: true }, { ...R.openshiftEtcds, optional: true }]);
   const now = evidenceTime(snap);
   const v = quorumView(snap, now);
   const findings = v.visible ? quorumFindings(v, now) : [];
