@@ -272,7 +272,9 @@ export const retryLoops: Check = {
     'ARCH-RL06': 'a Flux Kustomization/HelmRelease fails on an immutable field',
     'ARCH-RL07': 'kubelet clusterDNS points at an IP no Service owns (--deep)',
   },
-  needs: [R.events, { ...R.eventsV1, optional: true }, R.services, CONFIGMAPS, { ...R.daemonsets, optional: true },
+  // core/v1 and events.k8s.io/v1 are two views of the same stored events: listing one is enough
+  // (events.k8s.io objects in snapshot files are still read)
+  needs: [R.events, R.services, CONFIGMAPS, { ...R.daemonsets, optional: true },
     { ...R.addons, optional: true }, { ...R.helmcharts, optional: true }, { ...R.argoApplications, optional: true },
     { ...R.fluxKustomizations, optional: true }, { ...R.fluxHelmReleases, optional: true }],
   deepNeeds: [R.nodes],
@@ -285,10 +287,10 @@ export const retryLoops: Check = {
   run(ctx) {
     const { snap } = ctx;
     const notes: string[] = [];
-    const optional = [R.eventsV1, R.addons, R.helmcharts, R.argoApplications, R.fluxKustomizations, R.fluxHelmReleases];
+    const optional = [R.addons, R.helmcharts, R.argoApplications, R.fluxKustomizations, R.fluxHelmReleases];
     for (const n of optional) {
       const v = snap.visibility(n);
-      if (v && !(v.status === 404 && n === R.eventsV1)) notes.push(`${n.kind}${n.group ? '.' + n.group : ''}: ${v.reason}`);
+      if (v) notes.push(`${n.kind}${n.group ? '.' + n.group : ''}: ${v.reason}`);
     }
     const events = normaliseEvents(snap.of(R.events), snap.of(R.eventsV1));
     const findings = [

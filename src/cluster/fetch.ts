@@ -112,17 +112,29 @@ export async function fetchSnapshot(client: ApiClient, needs: Need[], opts: Fetc
       return o;
     };
     try {
-      // one list, or one per field selector (server-side filtering), merged by uid
-      const seen = new Set<string>();
-      for (const fieldSelector of n.fieldSelectors ?? [undefined]) {
-        const part: KObject[] = [];
-        await client.list(path, { metadataOnly: n.metadataOnly, fieldSelector }, (page, restart) => {
-          if (restart) part.length = 0;
-          for (const it of page) {
-            const o = take(it);
-            if (o) part.push(o);
-          }
+      // one list, or one per field selector (server-side filtering), merged by uid; the lists run in
+      // parallel (the client bounds concurrency) because each paginates sequentially
+      const listOnce = async (fieldSelector: string | undefined, metadataOnly: boolean | undefined, sink: (it: Record<string, unknown>) => void, reset: () => void): Promise<void> => {
+        await client.list(path, { metadataOnly, fieldSelector }, (page, restart) => {
+          if (restart) reset();
+          for (const it of page) sink(it);
         });
+      };
+      const parts = (n.fieldSelectors ?? [undefined]).map(() => [] as KObject[]);
+      const running = new Set<string>();
+      await Promise.all([
+        ...(n.fieldSelectors ?? [undefined]).map((fs, i) => listOnce(fs, n.metadataOnly, (it) => {
+          const o = take(it);
+          if (o) parts[i]!.push(o);
+        }, () => { parts[i]!.length = 0; })),
+        // metadata-only lists carry no phase: a second, filtered metadata list says which pods run
+        ...(n.runningPhase && n.metadataOnly ? [listOnce('status.phase=Running', true, (it) => {
+          const uid = (it.metadata as { uid?: string } | undefined)?.uid;
+          if (uid) running.add(uid);
+        }, () => running.clear())] : []),
+      ]);
+      const seen = new Set<string>();
+      for (const part of parts) {
         for (const o of part) {
           const uid = o.metadata.uid;
           if (uid && seen.has(uid)) continue;
@@ -131,15 +143,6 @@ export async function fetchSnapshot(client: ApiClient, needs: Need[], opts: Fetc
         }
       }
       if (n.runningPhase && n.metadataOnly) {
-        // metadata-only lists carry no phase: a second, filtered metadata list says which pods run
-        const running = new Set<string>();
-        await client.list(path, { metadataOnly: true, fieldSelector: 'status.phase=Running' }, (page, restart) => {
-          if (restart) running.clear();
-          for (const it of page) {
-            const uid = (it.metadata as { uid?: string } | undefined)?.uid;
-            if (uid) running.add(uid);
-          }
-        });
         for (const o of items) o.status = { ...(o.status ?? {}), phase: o.metadata.uid && running.has(o.metadata.uid) ? 'Running' : undefined };
       }
       if (n.metadataOnly && n.bodiesFor) {
