@@ -63,6 +63,7 @@ export function generate(total, namespaces) {
 
 export function startFakeCluster({ byType }, { token = 'bench-token' } = {}) {
   const stats = { requests: 0, paths: [] };
+  const filtered = new Map();
   const server = http.createServer((req, res) => {
     stats.requests++;
     const url = new URL(req.url, 'http://x');
@@ -86,7 +87,20 @@ export function startFakeCluster({ byType }, { token = 'bench-token' } = {}) {
     if (!m) return send(404, { kind: 'Status', code: 404 });
     const list = byType.get(`${m[1] ?? ''}/${m[3]}`);
     if (!list) return send(404, { kind: 'Status', code: 404 });
-    const items = m[2] ? list.filter((o) => o.metadata.namespace === m[2]) : list;
+    const fs = url.searchParams.get('fieldSelector');
+    const cacheKey = `${p}?${fs ?? ''}`;
+    let items = filtered.get(cacheKey);
+    if (!items) {
+      items = m[2] ? list.filter((o) => o.metadata.namespace === m[2]) : list;
+      if (fs) {
+      // equality and inequality on dotted paths, like the API server's field selectors
+      const get = (o, path) => String(path.split('.').reduce((v, k) => (v == null ? undefined : v[k]), o) ?? '');
+      const terms = fs.split(',').map((t) => /^([^!=]+)(!?=)(.*)$/.exec(t));
+      items = items.filter((o) => terms.every(([, path, op, v]) => (op === '=' ? get(o, path) === v : get(o, path) !== v)));
+      }
+      // filter once per list, not once per page (a real API server serves pages from its watch cache)
+      filtered.set(cacheKey, items);
+    }
     const limit = Number(url.searchParams.get('limit') ?? 0) || items.length;
     const start = Number(url.searchParams.get('continue') ?? 0);
     const page = items.slice(start, start + limit);
