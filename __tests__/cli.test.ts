@@ -92,6 +92,23 @@ describe('against a cluster', () => {
     expect(a.fingerprint.distribution).toBe(b.fingerprint.distribution);
   });
 
+  test('--deep reads kubelet configs through nodes/proxy; NodeLocal DNSCache on 169.254.20.10 passes', async () => {
+    srv.requests.length = 0;
+    const r = await arch(['doctor', '--deep', '--kubeconfig', srv.kubeconfigPath, '-o', 'json', '--fail-on', 'none']);
+    const rep = JSON.parse(r.stdout);
+    expect(srv.requests.filter((q) => q.path.endsWith('/proxy/configz'))).toHaveLength(6);
+    expect(rep.checks.find((c: { id: string }) => c.id === 'immutable-retry-loop').findings.map((f: { code: string }) => f.code)).not.toContain('ARCH-RL07');
+    srv.faults.kubeletDNS = { david: ['10.43.99.99'] };
+    const r2 = JSON.parse((await arch(['doctor', '--deep', '--kubeconfig', srv.kubeconfigPath, '-o', 'json', '--fail-on', 'none'])).stdout);
+    delete srv.faults.kubeletDNS;
+    const f = r2.checks.find((c: { id: string }) => c.id === 'immutable-retry-loop').findings.find((x: { code: string }) => x.code === 'ARCH-RL07');
+    expect(f.title).toMatch(/nameserver 10\.43\.99\.99, which no Service owns/);
+    srv.faults.forbidden = new Set(['nodes/proxy']);
+    const r3 = JSON.parse((await arch(['doctor', '--deep', '--kubeconfig', srv.kubeconfigPath, '-o', 'json', '--fail-on', 'none'])).stdout);
+    delete srv.faults.forbidden;
+    expect(r3.checks.find((c: { id: string }) => c.id === 'immutable-retry-loop').notes.join()).toMatch(/forbidden: needs get nodes\/proxy/);
+  });
+
   test('-v logs every request (method, path, status, ms) to stderr', async () => {
     const r = await arch(['doctor', '--kubeconfig', srv.kubeconfigPath, '-v', '-o', 'json', '--fail-on', 'none']);
     expect(r.stderr).toMatch(/^GET \/version 200 \d+ms$/m);

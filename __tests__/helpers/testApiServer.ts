@@ -21,6 +21,8 @@ export interface Faults {
   slow?: { resource: string; ms: number };
   /** Send half of the body for this plural, with a matching Content-Length (malformed JSON). */
   truncated?: string;
+  /** clusterDNS per node served at nodes/<n>/proxy/configz (default 169.254.20.10). */
+  kubeletDNS?: Record<string, string[]>;
   /** Answer 500 to the first N requests for this plural. */
   serverError?: { resource: string; times: number };
 }
@@ -95,6 +97,12 @@ export async function startTestApiServer(opts: { types: ResourceType[]; objects:
       if (res.length === 0) return status(404, 'NotFound', 'the server could not find the requested resource');
       return send(200, { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group ? `${group}/${version}` : version,
         resources: res.map((t) => ({ name: t.resource, singularName: t.kind.toLowerCase(), namespaced: t.namespaced, kind: t.kind, verbs: ['get', 'list', 'watch'] })) });
+    }
+    const configz = /^\/api\/v1\/nodes\/([^/]+)\/proxy\/configz$/.exec(p);
+    if (configz) {
+      if (faults.forbidden?.has('nodes/proxy')) return status(403, 'Forbidden', `nodes "${configz[1]}" is forbidden: User "reader" cannot get resource "nodes/proxy"`);
+      const dns = faults.kubeletDNS?.[configz[1]!] ?? ['169.254.20.10'];
+      return send(200, { kubeletconfig: { clusterDNS: dns, clusterDomain: 'cluster.local' } });
     }
     const one = /^\/(?:api\/(v1)|apis\/([^/]+)\/([^/]+))(?:\/namespaces\/([^/]+))?\/([^/]+)\/([^/]+)$/.exec(p);
     if (one && one[5] !== 'namespaces') {
