@@ -78,8 +78,12 @@ describe('retry-loop check', () => {
   });
 
   test('a live loop on a Deployment selector is an error with cadence', () => {
-    const r = run([event('e2', { kind: 'Deployment', name: 'web', namespace: 'shop', apiVersion: 'apps/v1' }, 'FailedUpdate', DEPLOY_MSG, 40, 180, 2)]);
+    const live = obj('apps/v1', 'Deployment', 'web', 'shop', { spec: { selector: { matchLabels: { app: 'web' } } } });
+    const r = run([live, event('e2', { kind: 'Deployment', name: 'web', namespace: 'shop', apiVersion: 'apps/v1' }, 'FailedUpdate', DEPLOY_MSG, 40, 180, 2)], { captured: [...CAPTURED, { group: 'apps', kind: 'Deployment' }] });
     const f = r.findings[0]!;
+    // old and new value of the field, for -o json
+    expect((f.evidence.rejections as Array<Record<string, string>>)[0]).toMatchObject({ field: 'spec.selector', liveValue: '{"matchLabels":{"app":"web"}}', value: '{"matchLabels":{"app":"web2"}}' });
+    expect(f.message).toMatch(/spec\.selector \{"matchLabels":\{"app":"web"\}\} → \{"matchLabels":\{"app":"web2"\}\}/);
     expect(f).toMatchObject({ code: 'ARCH-RL01', severity: 'error' });
     expect(f.evidence).toMatchObject({ attempts: 40, live: true, loop: true, spanSeconds: 178 * 60, lastAgoSeconds: 120 });
     expect(f.message).toMatch(/spec\.selector/);

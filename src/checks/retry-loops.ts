@@ -11,9 +11,32 @@ const ID = 'immutable-retry-loop';
 
 const CONTRACT = 'The desired state can never be reached (the API server rejects the change on every attempt), so the reconcile loop that owns it will never stop retrying.';
 
-function describeRejection(r: Rejection): string {
+function describeRejection(r: Rejection & { liveValue?: string }): string {
   const obj = r.kind && r.name ? `${r.kind} ${r.namespace ? r.namespace + '/' : ''}${r.name}` : 'the object';
-  return `${obj}: ${r.field ?? 'a field'}${r.value !== undefined ? ` → ${r.value}` : ''} rejected (${r.detail})`;
+  const change = r.value !== undefined ? ` ${r.liveValue !== undefined ? `${r.liveValue} → ` : '→ '}${r.value}` : '';
+  return `${obj}: ${r.field ?? 'a field'}${change} rejected (${r.detail})`;
+}
+
+/** `spec.clusterIPs[0]` → the live object's value, as text (the "old" side of a rejected change). */
+function valueAt(o: KObject, path: string): string | undefined {
+  let v: unknown = o;
+  for (const part of path.split('.').flatMap((p) => p.split(/\[(\d+)\]/).filter((x) => x !== ''))) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<string, unknown>)[part];
+  }
+  if (v === undefined) return undefined;
+  return typeof v === 'string' ? v : JSON.stringify(v);
+}
+
+/** Add the live value of each rejected field, when the object is in the snapshot (e.g. Services, Deployments). */
+function withLiveValues(snap: CheckContext['snap'], rej: Rejection[], fallbackNs?: string): Array<Rejection & { liveValue?: string }> {
+  return rej.map((r) => {
+    if (!r.kind || !r.name || !r.field || r.field === 'spec') return r;
+    const ns = r.namespace ?? fallbackNs;
+    const live = [...snap.all()].find((o) => o.kind === r.kind && o.metadata.name === r.name && (!ns || o.metadata.namespace === ns));
+    const liveValue = live ? valueAt(live, r.field) : undefined;
+    return liveValue === undefined ? r : { ...r, liveValue };
+  });
 }
 
 function cadenceText(c: Cadence): string {
@@ -41,7 +64,7 @@ function eventFindings(events: NormEvent[], ctx: CheckContext): Finding[] {
     const first = Math.min(...evs.map((e) => e.first ?? Infinity));
     const last = Math.max(...evs.map((e) => e.last ?? -Infinity));
     const c = cadence(count, Number.isFinite(first) ? first : undefined, Number.isFinite(last) ? last : undefined, ctx.now);
-    const rej = parseRejections(e0.message);
+    const rej = withLiveValues(ctx.snap, parseRejections(e0.message), e0.object.namespace);
     const owner: ObjectRef = { kind: e0.object.kind, namespace: e0.object.namespace, name: e0.object.name, apiVersion: e0.object.apiVersion };
     const what = rej.map(describeRejection).join('; ');
     const base = {
@@ -156,7 +179,7 @@ function helmChartFindings(charts: KObject[]): Finding[] {
 
 // ---------------------------------------------------------------- Argo CD
 
-function argoFindings(apps: KObject[]): Finding[] {
+function argoFindings(apps: KObject[], snap: CheckContext['snap']): Finding[] {
   const out: Finding[] = [];
   for (const app of apps) {
     const op = app.status?.operationState ?? {};
@@ -172,7 +195,7 @@ function argoFindings(apps: KObject[]): Finding[] {
     const automated = Boolean(app.spec?.syncPolicy?.automated);
     const forever = typeof limit === 'number' && limit < 0;
     const running = op.phase === 'Running';
-    const rej = msgs.flatMap((m) => parseRejections(m.text));
+    const rej = withLiveValues(snap, msgs.flatMap((m) => parseRejections(m.text).map((r) => ({ ...r, namespace: r.namespace ?? m.resource?.namespace }))), app.spec?.destination?.namespace);
     const ref: ObjectRef = { kind: 'Application', apiVersion: 'argoproj.io/v1alpha1', namespace: app.metadata.namespace, name: app.metadata.name };
     const mode = running && forever ? 'retries forever (syncPolicy.retry.limit: -1) and is retrying now'
       : running ? `is retrying now (attempt ${op.retryCount ?? '?'}${typeof limit === 'number' ? ` of ${limit}` : ''})`
@@ -195,12 +218,13 @@ function argoFindings(apps: KObject[]): Finding[] {
 
 // ---------------------------------------------------------------- Flux
 
-function fluxFindings(objs: KObject[]): Finding[] {
+function fluxFindings(objs: KObject[], snap: CheckContext['snap']): Finding[] {
   const out: Finding[] = [];
   for (const o of objs) {
     const ready = (o.status?.conditions ?? []).find((c: { type: string }) => c.type === 'Ready');
     if (!ready || ready.status !== 'False' || !isImmutableRejection(ready.message)) continue;
-    const rej = parseRejections(ready.message);
+    const nsHint = /^[A-Za-z]+\/([a-z0-9-]+)\//.exec(ready.message)?.[1];
+    const rej = withLiveValues(snap, parseRejections(ready.message), nsHint);
     const ref: ObjectRef = { kind: o.kind ?? 'Kustomization', apiVersion: o.apiVersion, namespace: o.metadata.namespace, name: o.metadata.name };
     const every = o.spec?.retryInterval ?? o.spec?.interval;
     out.push({ code: 'ARCH-RL06', checkId: ID, severity: o.spec?.suspend ? 'warning' : 'error',
@@ -297,8 +321,8 @@ export const retryLoops: Check = {
       ...k3sAddonFindings(snap, events, ctx),
       ...eventFindings(events, ctx),
       ...helmChartFindings(snap.of(R.helmcharts)),
-      ...argoFindings(snap.of(R.argoApplications)),
-      ...fluxFindings([...snap.of(R.fluxKustomizations), ...snap.of(R.fluxHelmReleases)]),
+      ...argoFindings(snap.of(R.argoApplications), snap),
+      ...fluxFindings([...snap.of(R.fluxKustomizations), ...snap.of(R.fluxHelmReleases)], snap),
       ...dnsDriftFindings(ctx, notes),
     ];
     const looked = [`${events.length} events`];
