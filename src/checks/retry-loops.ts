@@ -33,7 +33,9 @@ function withLiveValues(snap: CheckContext['snap'], rej: Rejection[], fallbackNs
   return rej.map((r) => {
     if (!r.kind || !r.name || !r.field || r.field === 'spec') return r;
     const ns = r.namespace ?? fallbackNs;
-    const live = [...snap.all()].find((o) => o.kind === r.kind && o.metadata.name === r.name && (!ns || o.metadata.namespace === ns));
+    // the message names the kind without its group: look in every captured group of that kind
+    const live = snap.lists().filter(([key]) => key === r.kind || key.startsWith(`${r.kind}.`))
+      .flatMap(([, items]) => items).find((o) => o.metadata.name === r.name && (!ns || o.metadata.namespace === ns));
     const liveValue = live ? valueAt(live, r.field) : undefined;
     return liveValue === undefined ? r : { ...r, liveValue };
   });

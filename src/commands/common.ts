@@ -1,6 +1,6 @@
 // Shared by commands: global flags, getting a snapshot (from files or from the cluster), output.
-import { InputError } from '../errors.js';
-import type { Need } from '../model.js';
+import { EXIT, InputError } from '../errors.js';
+import { SEVERITY_RANK, type Need } from '../model.js';
 import { wantColor, makeStyle, type Style } from '../render/style.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 
@@ -27,6 +27,11 @@ export function parseDuration(s: string | undefined, fallbackMs: number): number
   const n = Number(m[1]);
   const ms = n * ({ ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] ?? 's'] ?? 1000);
   return ms === 0 ? 24 * 3_600_000 : ms;
+}
+
+/** The documented exit code for the worst finding (its SEVERITY_RANK, or -1 for none) under --fail-on. */
+export function exitFor(worstRank: number, failOn: GlobalArgs['fail-on']): number {
+  return failOn !== 'none' && worstRank >= SEVERITY_RANK[failOn] ? EXIT.FINDINGS : EXIT.OK;
 }
 
 export function scopeNamespace(args: GlobalArgs): string | undefined {

@@ -1,12 +1,10 @@
 // `kubectl arch doctor`: every check, one report.
 import { CHECKS } from '../checks/registry.js';
 import { runChecks } from '../checks/run.js';
-import { EXIT } from '../errors.js';
 import { fingerprint, FINGERPRINT_NEEDS } from '../fingerprint.js';
 import type { Need } from '../model.js';
-import { SEVERITY_RANK } from '../model.js';
 import { REPORT_API_VERSION, summarize, worst, type Report } from '../render/report.js';
-import { acquire, stdoutStyle, type GlobalArgs } from './common.js';
+import { acquire, exitFor, stdoutStyle, type GlobalArgs } from './common.js';
 import { printStructured } from './output.js';
 
 export interface DoctorArgs extends GlobalArgs {
@@ -18,9 +16,7 @@ export function allNeeds(deep: boolean): Need[] {
 }
 
 export function exitCodeFor(report: Report, failOn: GlobalArgs['fail-on']): number {
-  if (failOn === 'none') return EXIT.OK;
-  const w = worst(report.checks);
-  return w >= SEVERITY_RANK[failOn] ? EXIT.FINDINGS : EXIT.OK;
+  return exitFor(worst(report.checks), failOn);
 }
 
 export async function doctor(args: DoctorArgs): Promise<number> {

@@ -6,7 +6,8 @@ import { SEVERITY_RANK } from '../model.js';
 import { cleanupPlan } from '../orphans/plan.js';
 import { scanOrphans } from '../orphans/scan.js';
 import { REPORT_API_VERSION } from '../render/report.js';
-import { acquire, stdoutStyle, type GlobalArgs } from './common.js';
+import { acquire, exitFor, stdoutStyle, type GlobalArgs } from './common.js';
+import { columns } from '../render/table.js';
 import { printStructured } from './output.js';
 import { evidenceTime } from '../checks/run.js';
 
@@ -26,7 +27,7 @@ export async function orphans(args: GlobalArgs & { 'cleanup-plan'?: boolean; 'li
   const rep = scanOrphans(snap);
   const now = evidenceTime(snap);
   const worst = Math.max(-1, ...rep.groups.map((g) => SEVERITY_RANK[groupFinding(g).severity]));
-  const code = args['fail-on'] !== 'none' && worst >= SEVERITY_RANK[args['fail-on']] ? EXIT.FINDINGS : EXIT.OK;
+  const code = exitFor(worst, args['fail-on']);
   if (args['cleanup-plan']) {
     process.stdout.write(cleanupPlan(rep.groups));
     return code;
@@ -47,9 +48,7 @@ export async function orphans(args: GlobalArgs & { 'cleanup-plan'?: boolean; 'li
     L.push(`${s.sev(f.severity, f.severity.toUpperCase())} ${s.bold(f.title.replace(/ — still .*$/, ''))}${g.liveness.servingTraffic ? s.sev('error', '  STILL SERVING TRAFFIC') : g.liveness.runningPods ? s.yellow('  still running') : ''}`);
     L.push(`    confidence ${g.confidence} (${g.signals.join(', ')}); oldest object ${age(g.oldest, now)} old`);
     L.push(`    liveness: ${g.liveness.summary}`);
-    const rows = [['KIND', 'NAMESPACE', 'NAME', 'SIGNAL', 'AGE'], ...g.objects.map((o) => [o.kind, o.namespace ?? '(cluster)', o.name, o.signal, age(o.created, now)])];
-    const w = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)) + 2);
-    for (const r of rows) L.push('    ' + r.map((c, i) => (i < r.length - 1 ? c.padEnd(w[i]!) : c)).join(''));
+    L.push(...columns([['KIND', 'NAMESPACE', 'NAME', 'SIGNAL', 'AGE'], ...g.objects.map((o) => [o.kind, o.namespace ?? '(cluster)', o.name, o.signal, age(o.created, now)])], { indent: '    ', maxWidth: 80 }));
     L.push('');
   }
   if (rep.kept.length) {

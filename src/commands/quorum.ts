@@ -1,12 +1,12 @@
 // `kubectl arch quorum`: etcd members and the verdict, through the API or (opt-in) etcd itself.
 import { quorumFindings } from '../checks/etcd-quorum.js';
 import { evidenceTime } from '../checks/run.js';
-import { EXIT } from '../errors.js';
 import { SEVERITY_RANK } from '../model.js';
 import { quorumView } from '../etcd/quorum.js';
 import { CONFIGMAPS, R } from '../resources.js';
 import { REPORT_API_VERSION } from '../render/report.js';
-import { acquire, parseDuration, type GlobalArgs } from './common.js';
+import { acquire, exitFor, parseDuration, type GlobalArgs } from './common.js';
+import { columns } from '../render/table.js';
 import { printStructured } from './output.js';
 
 export interface QuorumArgs extends GlobalArgs {
@@ -17,12 +17,7 @@ export interface QuorumArgs extends GlobalArgs {
   'etcd-timeout'?: string;
 }
 
-const pad = (s: string, n: number): string => (s.length > n ? s.slice(0, n - 1) + '…' : s.padEnd(n));
-
-function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, i) => Math.min(60, Math.max(...rows.map((r) => (r[i] ?? '').length))));
-  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : pad(c, widths[i]! + 2))).join('').trimEnd()).join('\n') + '\n';
-}
+const table = (rows: string[][]): string => columns(rows).join('\n') + '\n';
 
 export async function quorum(args: QuorumArgs): Promise<number> {
   if (args['etcd-endpoints']) {
@@ -52,7 +47,7 @@ export async function quorum(args: QuorumArgs): Promise<number> {
     }
     const sev = v.verdict === 'LOST' || alarmSev ? SEVERITY_RANK.critical : v.verdict === 'DEGRADED' ? SEVERITY_RANK.error
       : v.voters > 1 && v.voters % 2 === 0 ? SEVERITY_RANK.warning : v.verdict === 'UNKNOWN' ? SEVERITY_RANK.warning : -1;
-    return args['fail-on'] !== 'none' && sev >= SEVERITY_RANK[args['fail-on']] ? EXIT.FINDINGS : EXIT.OK;
+    return exitFor(sev, args['fail-on']);
   }
   const { snap, source } = await acquire(args, [R.nodes, R.podsLean, CONFIGMAPS, R.namespaces, { ...R.leases, optional: true }, { ...R.k0sEtcdMembers, optional: true }, { ...R.openshiftEtcds, optional: true }]);
   const now = evidenceTime(snap);
@@ -72,5 +67,5 @@ export async function quorum(args: QuorumArgs): Promise<number> {
     process.stdout.write(out);
   }
   const worst = Math.max(-1, ...findings.map((f) => SEVERITY_RANK[f.severity]));
-  return args['fail-on'] !== 'none' && worst >= SEVERITY_RANK[args['fail-on']] ? EXIT.FINDINGS : EXIT.OK;
+  return exitFor(worst, args['fail-on']);
 }

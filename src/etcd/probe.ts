@@ -5,7 +5,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { readFileSync } from 'node:fs';
 import { InputError } from '../errors.js';
-import { quorumOf, verdictOf, type Member, type QuorumView } from './quorum.js';
+import { verdictOf, type Member, type QuorumView } from './quorum.js';
 
 export interface ProbeOptions {
   endpoints: string[];
@@ -160,7 +160,6 @@ export async function probeEtcd(o: ProbeOptions): Promise<ProbeResult> {
     v.verdictLine = `0 of ${endpoints.length} endpoints answer — member list unknown — UNKNOWN`;
   }
   const leader = leaders.size === 1 ? [...leaders][0] : undefined;
-  void quorumOf;
   return {
     clusterId,
     endpoints,
