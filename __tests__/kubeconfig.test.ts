@@ -77,6 +77,18 @@ describe('kubeconfig resolution (kubectl semantics)', () => {
     expect(() => resolveConfig({}, env({}))).toThrow(/no kubeconfig found/);
   });
 
+  test('in a pod without a kubeconfig: the service account (token file, CA, namespace)', () => {
+    const sa = join(dir, 'sa');
+    mkdirSync(sa, { recursive: true });
+    writeFileSync(join(sa, 'token'), 'eyJ...');
+    writeFileSync(join(sa, 'ca.crt'), 'ca');
+    writeFileSync(join(sa, 'namespace'), 'monitoring\n');
+    const cfg = resolveConfig({}, env({ KUBERNETES_SERVICE_HOST: '10.43.0.1', KUBERNETES_SERVICE_PORT: '443' }), sa);
+    expect(cfg).toMatchObject({ inCluster: true, server: 'https://10.43.0.1:443', namespace: 'monitoring', contextName: 'in-cluster' });
+    expect(cfg.raw.users[0]?.user).toEqual({ tokenFile: join(sa, 'token') });
+    expect(resolveConfig({}, env({ KUBERNETES_SERVICE_HOST: 'fd00::1' }), sa).server).toBe('https://[fd00::1]:443');
+  });
+
   test('~/.kube/config is the default', () => {
     const home = join(dir, 'home');
     mkdirSync(join(home, '.kube'), { recursive: true });

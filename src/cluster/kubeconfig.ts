@@ -100,33 +100,34 @@ export function kubeconfigPaths(flags: ConnectionFlags, env = process.env): stri
   return existsSync(home) ? [home] : [];
 }
 
-function inClusterConfig(env: NodeJS.ProcessEnv): RawKubeconfig | null {
+function inClusterConfig(env: NodeJS.ProcessEnv, saDir: string): RawKubeconfig | null {
   const host = env.KUBERNETES_SERVICE_HOST;
   const port = env.KUBERNETES_SERVICE_PORT ?? '443';
-  if (!host || !existsSync(join(SA_DIR, 'token'))) return null;
+  if (!host || !existsSync(join(saDir, 'token'))) return null;
   const server = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
   return {
-    clusters: [{ name: 'in-cluster', cluster: { server, 'certificate-authority': join(SA_DIR, 'ca.crt') } }],
-    users: [{ name: 'in-cluster', user: { tokenFile: join(SA_DIR, 'token') } }],
-    contexts: [{ name: 'in-cluster', context: { cluster: 'in-cluster', user: 'in-cluster', namespace: readNs() } }],
+    clusters: [{ name: 'in-cluster', cluster: { server, 'certificate-authority': join(saDir, 'ca.crt') } }],
+    users: [{ name: 'in-cluster', user: { tokenFile: join(saDir, 'token') } }],
+    contexts: [{ name: 'in-cluster', context: { cluster: 'in-cluster', user: 'in-cluster', namespace: readNs(saDir) } }],
     'current-context': 'in-cluster',
   };
 }
 
-function readNs(): string | undefined {
+function readNs(saDir: string): string | undefined {
   try {
-    return readFileSync(join(SA_DIR, 'namespace'), 'utf8').trim();
+    return readFileSync(join(saDir, 'namespace'), 'utf8').trim();
   } catch {
     return undefined;
   }
 }
 
-export function resolveConfig(flags: ConnectionFlags, env = process.env): ResolvedConfig {
+/** saDir is the pod's service-account mount (a parameter so tests can point it elsewhere). */
+export function resolveConfig(flags: ConnectionFlags, env = process.env, saDir = SA_DIR): ResolvedConfig {
   const paths = kubeconfigPaths(flags, env);
   let merged: RawKubeconfig;
   let inCluster = false;
   if (paths.length === 0) {
-    const ic = inClusterConfig(env);
+    const ic = inClusterConfig(env, saDir);
     if (!ic) {
       throw new InputError(
         'no kubeconfig found (KUBECONFIG is empty, ~/.kube/config does not exist, and not running in a pod)',
