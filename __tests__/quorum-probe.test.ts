@@ -15,6 +15,15 @@ const start = async (n: number): Promise<EtcdCluster> => {
   return c;
 };
 const probe = (c: EtcdCluster) => probeEtcd({ endpoints: c.endpoints, timeoutMs: 1500 });
+/** After a member stops, the survivors notice within an election timeout (500 ms here): poll briefly. */
+async function settled(c: EtcdCluster, verdict: string): Promise<Awaited<ReturnType<typeof probe>>> {
+  let r = await probe(c);
+  for (let i = 0; i < 20 && r.view.verdict !== verdict; i++) {
+    await new Promise((res) => setTimeout(res, 250));
+    r = await probe(c);
+  }
+  return r;
+}
 
 describe('direct etcd probe (real etcd)', () => {
   test('etcd-server is installed (.ci/run installs it)', () => {
@@ -37,7 +46,7 @@ describe('direct etcd probe (real etcd)', () => {
     expect(r.view).toMatchObject({ voters: 2, healthyVoters: 2, quorum: 2, remaining: 0, verdict: 'HEALTHY' });
     expect(r.view.verdictLine).toMatch(/no failure tolerated/);
     await c.stop(1);
-    const after = await probe(c);
+    const after = await settled(c, 'LOST');
     expect(after.endpoints.filter((e) => e.ok)).toHaveLength(1);
     expect(after.view.verdict).toBe('LOST');
   });
@@ -49,12 +58,13 @@ describe('direct etcd probe (real etcd)', () => {
     expect(new Set(r.members.map((m) => m.id)).size).toBe(3);
     expect(r.raftTermSpread).toBe('0');
     await c.stop(2);
+    await settled(c, 'DEGRADED');
     const cli = await arch(['quorum', '--etcd-endpoints', c.endpoints.join(','), '--etcd-timeout', '1500ms']);
     expect(cli.stdout).toMatch(/2 of 3 endpoints answer/);
     expect(cli.stdout).toMatch(/3 voters, 2 healthy — quorum 2 — no failure tolerated — DEGRADED/);
     expect(cli.code).toBe(1);
     await c.stop(1);
-    const lost = await probe(c);
+    const lost = await settled(c, 'LOST');
     expect(lost.view.verdict).toBe('LOST');
     const json = await arch(['quorum', '--etcd-endpoints', c.endpoints.join(','), '--etcd-timeout', '1500ms', '-o', 'json']);
     const j = JSON.parse(json.stdout);
