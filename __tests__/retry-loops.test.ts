@@ -163,6 +163,14 @@ describe('retry-loop check', () => {
     expect(r.reason).toMatch(/forbidden/);
   });
 
+  test('Services forbidden: the check still runs on events and says what it could not compare', () => {
+    const snap = snapshotOf([event('e9', { kind: 'Deployment', name: 'web', namespace: 'shop' }, 'FailedUpdate', DEPLOY_MSG, 40, 180, 2)], { captured: CAPTURED.filter((c) => c.kind !== 'Service') });
+    snap.markUnavailable({ group: '', kind: 'Service', resource: 'services', status: 403, reason: 'forbidden: cannot list services (RBAC)' });
+    const r = runChecks([retryLoops], snap)[0]!;
+    expect(r.findings[0]).toMatchObject({ code: 'ARCH-RL01' });
+    expect(r.notes.join()).toMatch(/Service: forbidden: cannot list services \(RBAC\) — live Service values/);
+  });
+
   test('Argo CD / Flux not installed: said in notes', () => {
     const snap = snapshotOf([], { captured: CAPTURED.filter((c) => c.group !== 'argoproj.io') });
     snap.markUnavailable({ group: 'argoproj.io', kind: 'Application', status: 404, reason: 'applications.argoproj.io is not served here (CRD not installed)' });

@@ -84,7 +84,7 @@ export const etcdQuorum: Check = {
     'ARCH-EQ06': 'an etcd learner has not been promoted',
     'ARCH-EQ07': 'API server count and etcd member count differ in a stacked control plane',
   },
-  needs: [R.nodes, R.podsLean, CONFIGMAPS, { ...R.leases, optional: true }, { ...R.k0sEtcdMembers, optional: true }, { ...R.openshiftEtcds, optional: true }],
+  needs: [R.nodes, { ...R.podsLean, optional: true }, { ...CONFIGMAPS, optional: true }, { ...R.leases, optional: true }, { ...R.k0sEtcdMembers, optional: true }, { ...R.openshiftEtcds, optional: true }],
   docs: {
     what: 'Counts etcd voting members, learners and members of unknown state, per distribution: K3s/RKE2 nodes with the etcd role and their EtcdIsVoter condition (and heartbeat age); kubeadm etcd static pods and their readiness, or external endpoints from kubeadm-config; k0s EtcdMember objects; OpenShift etcd operator conditions; everywhere, the etcd line of /readyz?verbose and the API server identity leases. Computes quorum = floor(voters/2)+1, the failures tolerated, and how many healthy voters remain.',
     why: 'All cluster state lives in etcd and etcd writes only while a majority of voters agree. Three members survive one failure, five survive two; two are worse than one. Our field notes keep a cordoned server (lemuel) as a member precisely for its vote.',

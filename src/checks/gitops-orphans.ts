@@ -37,7 +37,7 @@ export const gitopsOrphans: Check = {
     'ARCH-OR05': 'an app-of-apps parent has no cascading finalizer: its child Applications would be left behind',
     'ARCH-OR06': 'ownerReferences point at owners that no longer exist (garbage collection stuck or disabled)',
   },
-  needs: [R.podsLean, R.services, CONFIGMAPS, { ...R.endpoints, optional: true }, { ...R.endpointslices, optional: true }, { ...R.ingresses, optional: true },
+  needs: [{ ...R.podsLean, optional: true }, { ...R.services, optional: true }, { ...CONFIGMAPS, optional: true }, { ...R.endpoints, optional: true }, { ...R.endpointslices, optional: true }, { ...R.ingresses, optional: true },
     { ...R.httproutes, optional: true }, { ...R.persistentvolumes, optional: true }, { ...R.persistentvolumeclaims, optional: true },
     { ...R.argoApplications, optional: true }, { ...R.fluxKustomizations, optional: true }, { ...R.fluxHelmReleases, optional: true }],
   docs: {
@@ -49,6 +49,10 @@ export const gitopsOrphans: Check = {
   run(ctx) {
     const rep = scanOrphans(ctx.snap);
     const notes = [...rep.notes];
+    for (const [n, why] of [[R.pods, 'liveness (running pods) unknown'], [R.services, 'liveness (ready endpoints) unknown'], [R.configmaps, 'argocd-cm unread: default tracking settings assumed']] as const) {
+      const v = ctx.snap.visibility(n);
+      if (v) notes.push(`${n.kind}: ${v.reason} — ${why}`);
+    }
     if (!rep.argo.visible && !rep.flux.visible && rep.groups.length === 0) {
       return { findings: [], skipped: `no GitOps owner is visible: Argo CD (${rep.argo.reason ?? '?'}), Flux (${rep.flux.reason ?? '?'})`, notes };
     }

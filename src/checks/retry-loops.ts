@@ -300,7 +300,7 @@ export const retryLoops: Check = {
   },
   // core/v1 and events.k8s.io/v1 are two views of the same stored events: listing one is enough
   // (events.k8s.io objects in snapshot files are still read)
-  needs: [R.events, R.services, CONFIGMAPS, { ...R.daemonsets, optional: true },
+  needs: [R.events, { ...R.services, optional: true }, { ...CONFIGMAPS, optional: true }, { ...R.daemonsets, optional: true },
     { ...R.addons, optional: true }, { ...R.helmcharts, optional: true }, { ...R.argoApplications, optional: true },
     { ...R.fluxKustomizations, optional: true }, { ...R.fluxHelmReleases, optional: true }],
   deepNeeds: [R.nodes],
@@ -313,6 +313,10 @@ export const retryLoops: Check = {
   run(ctx) {
     const { snap } = ctx;
     const notes: string[] = [];
+    for (const [n, why] of [[R.services, 'live Service values (e.g. clusterIP) cannot be compared'], [R.configmaps, 'the original K3s cluster-dns cannot be read']] as const) {
+      const v = snap.visibility(n);
+      if (v) notes.push(`${n.kind}: ${v.reason} — ${why}`);
+    }
     const optional = [R.addons, R.helmcharts, R.argoApplications, R.fluxKustomizations, R.fluxHelmReleases];
     for (const n of optional) {
       const v = snap.visibility(n);
