@@ -139,6 +139,14 @@ describe('orphan scan', () => {
     expect(rep.notes.join()).toMatch(/Argo CD Applications not visible \(forbidden/);
   });
 
+  test('types that could not be listed are named as partial visibility', () => {
+    const snap = snapshotOf([argoCm(), app('x')], { captured: CAPTURED });
+    snap.markUnavailable({ group: 'example.com', kind: 'Widget', resource: 'widgets', status: 403, reason: 'forbidden' });
+    snap.markUnavailable({ group: 'metrics.k8s.io', kind: 'PodMetrics', resource: 'pods', status: 503, reason: 'service unavailable' });
+    snap.markUnavailable({ group: 'gone.io', kind: 'Old', resource: 'olds', status: 404, reason: 'not served' });
+    expect(scanOrphans(snap).notes.join()).toMatch(/partial visibility: 2 types could not be listed, not scanned: widgets.example.com \(403\), pods.metrics.k8s.io \(503\)/);
+  });
+
   test('no Argo CD and no Flux at all: the check is skipped with the reason', () => {
     const snap = snapshotOf([], { captured: CAPTURED.filter((c) => !['argoproj.io', 'kustomize.toolkit.fluxcd.io', 'helm.toolkit.fluxcd.io'].includes(c.group)) });
     for (const n of [R.argoApplications, R.fluxKustomizations, R.fluxHelmReleases]) snap.markUnavailable({ group: n.group, kind: n.kind, status: 404, reason: `${n.resource}.${n.group} is not served here (CRD not installed)` });

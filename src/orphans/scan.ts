@@ -308,9 +308,11 @@ export function scanOrphans(snap: Snapshot): OrphanReport {
   if (hrVis && hrVis.status !== 404) notes.push(`Flux HelmReleases not visible (${hrVis?.reason})`);
   if (snap.headerless || !snap.header.allTypes) notes.push('the scan covers the types present in the snapshot; a live scan reads every listable type through discovery');
   for (const e of snap.header.discoveryErrors ?? []) notes.push(e);
-  const forbidden = snap.unavailable().filter((u) => u.status === 403 && u.group !== 'argoproj.io' && !u.group.endsWith('fluxcd.io'));
-  if (forbidden.length) {
-    notes.push(`partial visibility: ${forbidden.length} type${forbidden.length === 1 ? '' : 's'} not readable (403), not scanned: ${forbidden.map((u) => `${u.resource ?? u.kind}${u.group ? '.' + u.group : ''}`).join(', ')}`);
+  // partial visibility: every type that could not be listed (not installed = 404 is not a gap)
+  const unreadable = snap.unavailable().filter((u) => u.status !== 404 && u.group !== 'argoproj.io' && !u.group.endsWith('fluxcd.io'));
+  if (unreadable.length) {
+    const why = (u: { status?: number }): string => (u.status === 403 ? '403' : u.status ? String(u.status) : 'error');
+    notes.push(`partial visibility: ${unreadable.length} type${unreadable.length === 1 ? '' : 's'} could not be listed, not scanned: ${unreadable.map((u) => `${u.resource ?? u.kind}${u.group ? '.' + u.group : ''} (${why(u)})`).join(', ')}`);
   }
   const secretsNote = 'Secrets are never read (not even metadata), so leftover Secrets are not listed';
   notes.push(secretsNote);
