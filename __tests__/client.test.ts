@@ -98,6 +98,20 @@ describe('cluster client', () => {
     expect(s.of(R.events).map((e) => e.reason).sort()).toEqual(['AppliedManifest', 'ApplyManifestFailed', 'ApplyingManifest']);
   });
 
+  test('with discovery, a named need follows the served version of its type', async () => {
+    const c = await client();
+    const old = EXAMPLE_TYPES.map((t) => (t.kind === 'Application' ? { ...t, version: 'v1beta1' } : t));
+    srv.setObjects(old, objects.map((o) => (o.kind === 'Application' ? { ...o, apiVersion: 'argoproj.io/v1beta1' } : o)));
+    try {
+      const s = await fetchSnapshot(c, [R.argoApplications], { server: srv.url, allTypes: true });
+      expect(s.of(R.argoApplications)).toHaveLength(5);
+      expect(srv.requests.some((r) => r.path.startsWith('/apis/argoproj.io/v1beta1/applications'))).toBe(true);
+    } finally {
+      srv.setObjects(EXAMPLE_TYPES, objects);
+      c.close();
+    }
+  });
+
   test('namespace scope lists through /namespaces/<ns>/', async () => {
     const c = await client();
     const s = await fetchSnapshot(c, [R.pods, R.nodes], { server: srv.url, namespace: 'blog' });

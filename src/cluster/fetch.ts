@@ -92,8 +92,13 @@ export async function fetchSnapshot(client: ApiClient, needs: Need[], opts: Fetc
     const d = await discoverTypes(client);
     snap.header.discoveryErrors = d.errors;
     snap.header.allTypes = true;
-    // the named needs come first so their settings (bodies, versions) win for a shared type
-    all = [...needs, ...asMetadataNeeds(d.types)];
+    // a named need follows the version the server actually serves (e.g. Flux HelmRelease v2 vs v2beta2);
+    // named needs come first so their settings (bodies, filters) win for a shared type
+    const served = new Map(d.types.map((t) => [gkKey(t.group, t.kind), t.version] as const));
+    all = [...needs.map((n) => {
+      const v = served.get(gkKey(n.group, n.kind));
+      return v && v !== n.version ? { ...n, version: v } : n;
+    }), ...asMetadataNeeds(d.types)];
   }
   const merged = mergeNeeds(all);
   let done = 0;
