@@ -147,6 +147,14 @@ describe('orphan scan', () => {
     expect(scanOrphans(snap).notes.join()).toMatch(/partial visibility: 2 types could not be listed, not scanned: widgets.example.com \(403\), pods.metrics.k8s.io \(503\)/);
   });
 
+  test('tracking left by an Argo CD that is no longer installed is noted, not judged', () => {
+    const snap = snapshotOf([o('v1', 'ConfigMap', 'c', 'n', {}, tid('old', '', 'ConfigMap', 'n', 'c'))], { captured: CAPTURED.filter((c) => c.group !== 'argoproj.io') });
+    snap.markUnavailable({ group: 'argoproj.io', kind: 'Application', status: 404, reason: 'not installed' });
+    const rep = scanOrphans(snap);
+    expect(rep.groups).toEqual([]);
+    expect(rep.notes.join()).toMatch(/1 object carries Argo CD tracking annotations but Argo CD Applications are not served here/);
+  });
+
   test('no Argo CD and no Flux at all: the check is skipped with the reason', () => {
     const snap = snapshotOf([], { captured: CAPTURED.filter((c) => !['argoproj.io', 'kustomize.toolkit.fluxcd.io', 'helm.toolkit.fluxcd.io'].includes(c.group)) });
     for (const n of [R.argoApplications, R.fluxKustomizations, R.fluxHelmReleases]) snap.markUnavailable({ group: n.group, kind: n.kind, status: 404, reason: `${n.resource}.${n.group} is not served here (CRD not installed)` });

@@ -220,6 +220,7 @@ export function scanOrphans(snap: Snapshot): OrphanReport {
   const childApps = new Map<string, string[]>();
   let copied = 0;
   let scanned = 0;
+  const unjudged = { argo: 0, flux: 0 };
   const ownerTypeVisible = new Map<string, boolean>();
   const allUids = new Set<string>();
   for (const o of snap.all()) if (o.metadata.uid) allUids.add(o.metadata.uid);
@@ -291,6 +292,7 @@ export function scanOrphans(snap: Snapshot): OrphanReport {
       trackedByApp.set(ownerKey, (trackedByApp.get(ownerKey) ?? 0) + 1);
       if (o.kind === 'Application' && groupOf(o.apiVersion) === 'argoproj.io') childApps.set(ownerKey, [...(childApps.get(ownerKey) ?? []), `${o.metadata.namespace}/${o.metadata.name}`]);
     }
+    if (exists === null && attr.signal !== 'label') unjudged[attr.tool === 'Argo CD' ? 'argo' : 'flux']++;
     if (exists !== false) continue; // owner alive, or cannot tell (reported in notes)
     const why = keptReason(o);
     if (why) {
@@ -306,6 +308,9 @@ export function scanOrphans(snap: Snapshot): OrphanReport {
   if (!argoVisible && appsVis?.status !== 404) notes.push(`Argo CD Applications not visible (${argoReason}): objects tracked by Argo CD cannot be judged`);
   if (ksVis && ksVis.status !== 404) notes.push(`Flux Kustomizations not visible (${ksVis?.reason})`);
   if (hrVis && hrVis.status !== 404) notes.push(`Flux HelmReleases not visible (${hrVis?.reason})`);
+  // tracked objects whose owner type is not even installed: perhaps left behind by a removed Argo CD or Flux
+  if (unjudged.argo && appsVis?.status === 404) notes.push(`${unjudged.argo} object${unjudged.argo === 1 ? ' carries' : 's carry'} Argo CD tracking annotations but Argo CD Applications are not served here: left from a removed Argo CD? (not judged)`);
+  if (unjudged.flux && (ksVis?.status === 404 || hrVis?.status === 404)) notes.push(`${unjudged.flux} object${unjudged.flux === 1 ? ' carries' : 's carry'} Flux labels but Flux's APIs are not served here: left from a removed Flux? (not judged)`);
   if (snap.headerless || !snap.header.allTypes) notes.push('the scan covers the types present in the snapshot; a live scan reads every listable type through discovery');
   for (const e of snap.header.discoveryErrors ?? []) notes.push(e);
   // partial visibility: every type that could not be listed (not installed = 404 is not a gap)
