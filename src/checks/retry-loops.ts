@@ -96,7 +96,8 @@ function eventFindings(events: NormEvent[], ctx: CheckContext): Finding[] {
 
 // ---------------------------------------------------------------- K3s addon deployer
 
-function k3sAddonFindings(snap: CheckContext['snap'], events: NormEvent[], ctx: CheckContext): Finding[] {
+function k3sAddonFindings(events: NormEvent[], ctx: CheckContext): Finding[] {
+  const { snap } = ctx;
   const out: Finding[] = [];
   const byAddon = new Map<string, NormEvent[]>();
   for (const e of events) {
@@ -324,7 +325,7 @@ export const retryLoops: Check = {
     }
     const events = normaliseEvents(snap.of(R.events), snap.of(R.eventsV1));
     const findings = [
-      ...k3sAddonFindings(snap, events, ctx),
+      ...k3sAddonFindings(events, ctx),
       ...eventFindings(events, ctx),
       ...helmChartFindings(snap.of(R.helmcharts)),
       ...argoFindings(snap.of(R.argoApplications), snap),

@@ -249,11 +249,11 @@ export function scanOrphans(snap: Snapshot): OrphanReport {
     let attr: Attribution | null = null;
     // Argo CD
     const tid = a[TRACKING];
+    const t = tid ? parseTrackingId(tid) : null;
     const instance = l[cfg.instanceLabelKey];
     // with installationID set, Argo only claims objects carrying the same id (and vice versa)
     const foreignInstall = a[INSTALLATION] !== cfg.installationID;
     if (tid && annotationCounts && !foreignInstall) {
-      const t = parseTrackingId(tid);
       const g = groupOf(o.apiVersion);
       const matches = t && t.kind === o.kind && t.group === g && t.name === o.metadata.name && (!o.metadata.namespace || t.namespace === o.metadata.namespace);
       if (t && matches) {
@@ -282,7 +282,7 @@ export function scanOrphans(snap: Snapshot): OrphanReport {
     }
     if (!attr) continue;
     // -n: a cluster-scoped object belongs to the scope only if its tracking names that namespace
-    if (scope && !o.metadata.namespace && parseTrackingId(tid ?? '')?.namespace !== scope) continue;
+    if (scope && !o.metadata.namespace && t?.namespace !== scope) continue;
     const ownerKey = `${attr.namespace ?? ''}/${attr.name}`;
     let exists: boolean | null;
     if (attr.tool === 'Argo CD') exists = argoVisible ? liveApps.has(ownerKey) : null;

@@ -44,9 +44,9 @@ function renderCheck(c: CheckResult, s: Style): string[] {
   } else if (c.status === 'skipped') {
     out.push(`${s.dim(s.color ? '○' : 'SKIP')} ${s.bold(c.title)} ${s.dim(`[${c.id}]`)}: skipped: ${c.reason ?? ''}`);
   } else {
-    const worstSev = [...c.findings].sort((a, b) => SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity])[0]!.severity;
-    out.push(`${s.sev(worstSev, s.color ? '✖' : 'FAIL')} ${s.bold(c.title)} ${s.dim(`[${c.id}]`)}: ${c.findings.length} finding${c.findings.length === 1 ? '' : 's'}`);
     const sorted = [...c.findings].sort((a, b) => SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity]);
+    const worstSev = sorted[0]!.severity;
+    out.push(`${s.sev(worstSev, s.color ? '✖' : 'FAIL')} ${s.bold(c.title)} ${s.dim(`[${c.id}]`)}: ${c.findings.length} finding${c.findings.length === 1 ? '' : 's'}`);
     for (const f of sorted) out.push(...renderFinding(f, s));
   }
   for (const n of c.notes) out.push(`    ${s.dim('not visible:')} ${n}`);
