@@ -25,7 +25,7 @@ describe('CLI basics', () => {
     const h = await arch(['--help']);
     expect(h.code).toBe(0);
     for (const c of ['doctor', 'snapshot', 'explain', 'version', '--kubeconfig', '--context', '--fail-on', '--snapshot', 'Exit codes']) expect(h.stdout).toContain(c);
-    expect(h.stdout).toContain('kubectl-arch <command>');
+    expect(h.stdout).toContain('kubectl arch <command>');
   });
 
   test('bad usage exits 2 with a hint', async () => {
@@ -205,11 +205,11 @@ describe('the real kubectl', () => {
     expect(viaKubectl.stdout).toContain('6 nodes');
   });
 
-  test('help shows the `kubectl arch` form when run as a plugin', async () => {
-    // kubectl exec()s the plugin without marking it; a shell sets $_ to the command it ran
+  test('usage reads `kubectl arch` whatever the parent process (krew installs it as a plugin)', async () => {
     const r = await run('/bin/bash', ['-c', `${KUBECTL} arch --help`]);
     expect(r.stdout).toContain('kubectl arch <command>');
     const direct = await run('/bin/bash', ['-c', `${BIN} --help`]);
-    expect(direct.stdout).toContain('kubectl-arch <command>');
+    expect(direct.stdout).toContain('kubectl arch <command>');
+    expect(direct.stdout).not.toContain('kubectl-arch <command>');
   });
 });

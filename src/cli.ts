@@ -1,39 +1,31 @@
 // Entry point. Keep imports here light: commands and the Kubernetes client load on demand, so
 // `version` and `--help` start fast.
-import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { EXIT, UserError } from './errors.js';
+import { EXIT, InputError, UserError } from './errors.js';
+import { installProcessHandlers } from './lifecycle.js';
+import { termSafe } from './render/safe.js';
 import { VERSION } from './version.js';
 import type { GlobalArgs } from './commands/common.js';
 
-/** kubectl runs plugins without telling them; the parent process (or the shell's $_) gives it away. */
-export function invokedByKubectl(env = process.env): boolean {
-  if (env.KUBECTL_PLUGINS_CALLER) return true;
-  if (env._ && basename(env._) === 'kubectl') return true;
-  try {
-    return readFileSync(`/proc/${process.ppid}/comm`, 'utf8').trim() === 'kubectl';
-  } catch {
-    return false;
-  }
-}
-
 function fail(e: unknown, verbose: boolean): number {
   if (e instanceof UserError) {
-    process.stderr.write(`error: ${e.message}\n`);
-    if (e.hint) process.stderr.write(`  hint: ${e.hint}\n`);
+    // messages can carry server or file text: never let it drive the terminal
+    process.stderr.write(`error: ${termSafe(e.message, true)}\n`);
+    if (e.hint) process.stderr.write(`  hint: ${termSafe(e.hint, true)}\n`);
     if (verbose && e.stack) process.stderr.write(`${e.stack}\n`);
     return e.exitCode;
   }
   const err = e as Error;
-  process.stderr.write(`error: internal error: ${err?.message ?? String(e)}${verbose ? '' : ' (run with -v for details)'}\n`);
+  process.stderr.write(`error: internal error: ${termSafe(err?.message ?? String(e), true)}${verbose ? '' : ' (run with -v for details)'}\n`);
   if (verbose && err?.stack) process.stderr.write(`${err.stack}\n`);
   return EXIT.INTERNAL;
 }
 
 export async function main(argv = hideBin(process.argv)): Promise<number> {
-  const prog = invokedByKubectl() ? 'kubectl arch' : 'kubectl-arch';
+  installProcessHandlers();
+  // krew installs the binary as kubectl-arch, but users type `kubectl arch`: usage always says so
+  const prog = 'kubectl arch';
   const verbose = argv.includes('-v') || argv.includes('--verbose');
   let code: number = EXIT.OK;
   const run = (load: () => Promise<(a: never) => Promise<number>>) => async (a: unknown): Promise<void> => {
@@ -44,7 +36,6 @@ export async function main(argv = hideBin(process.argv)): Promise<number> {
       code = fail(e, verbose);
     }
   };
-  let usageError = false;
   const parser = yargs(argv)
     .scriptName(prog)
     .usage(`${prog} — architecture-aware diagnostics for Kubernetes (read-only)\n\nUsage: ${prog} <command> [flags]`)
@@ -81,6 +72,7 @@ export async function main(argv = hideBin(process.argv)): Promise<number> {
     .option('namespace', { alias: 'n', type: 'string', describe: 'Limit namespaced objects to this namespace (default: all)', group: 'Cluster:' })
     .option('all-namespaces', { alias: 'A', type: 'boolean', describe: 'All namespaces (the default; overrides -n)', group: 'Cluster:' })
     .option('request-timeout', { type: 'string', describe: 'Timeout per request, e.g. 30s, 1m (0 = none)', default: '30s', group: 'Cluster:' })
+    .option('deadline', { type: 'string', describe: 'Time limit for the whole run; what is not fetched by then is reported as not visible', default: '30s', group: 'Cluster:' })
     .option('snapshot', { type: 'string', describe: 'Work offline on a snapshot FILE or DIR (kubectl arch snapshot, or kubectl get -o yaml|json output)', group: 'Cluster:' })
     .option('output', { alias: 'o', choices: ['table', 'json', 'yaml'] as const, default: 'table' as const, describe: 'Output format' })
     .option('fail-on', { choices: ['none', 'warning', 'error'] as const, default: 'error' as const, describe: 'Exit 1 when a finding is at least this severe' })
@@ -94,15 +86,14 @@ export async function main(argv = hideBin(process.argv)): Promise<number> {
     .alias('help', 'h')
     .version(false)
     .wrap(Math.min(110, process.stdout.columns || 100))
+    // a usage error must stop here, before any command runs (and so before any request)
     .fail((msg, err) => {
-      if (err) throw err;
-      usageError = true;
-      process.stderr.write(`error: ${msg}\n  hint: ${prog} --help\n`);
+      throw err ?? new InputError(msg, `${prog} --help`);
     });
   try {
     await parser.parseAsync();
   } catch (e) {
     return fail(e, verbose);
   }
-  return usageError ? EXIT.USAGE : code;
+  return code;
 }

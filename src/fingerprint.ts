@@ -104,6 +104,8 @@ export function fingerprint(snap: Snapshot): Fingerprint {
   const gaps: string[] = [];
   const nodesVis = snap.visibility(R.nodes);
   if (nodesVis) gaps.push(`nodes: ${nodesVis.reason}`);
+  if (snap.header.fromCache) gaps.push('everything below was listed from the API server\'s watch cache because its readiness failed: possibly stale');
+  if (snap.duplicates) gaps.push(`${snap.duplicates} object${snap.duplicates === 1 ? ' was' : 's were'} given more than once in the snapshot files and counted once`);
   const groups = new Map<string, { roles: string[]; count: number; names: string[] }>();
   for (const n of nodes) {
     const roles = nodeRoles(n);

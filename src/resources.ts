@@ -18,6 +18,48 @@ const trimPod = (o: KObject): KObject => ({
   },
 });
 
+/** Nodes: checks read labels, annotations, roles, taints, conditions and nodeInfo — not the image list. */
+const trimNode = (o: KObject): KObject => ({
+  apiVersion: o.apiVersion, kind: o.kind, metadata: o.metadata,
+  spec: { providerID: o.spec?.providerID, unschedulable: o.spec?.unschedulable, taints: o.spec?.taints, podCIDR: o.spec?.podCIDR },
+  status: { conditions: o.status?.conditions, nodeInfo: o.status?.nodeInfo, addresses: o.status?.addresses },
+});
+
+const without = (o: unknown, keys: string[]): unknown => {
+  if (!o || typeof o !== 'object' || Array.isArray(o)) return o;
+  const out = { ...(o as Record<string, unknown>) };
+  for (const k of keys) delete out[k];
+  return out;
+};
+
+/** Argo CD Applications: sync policy, destination, where the source is, and status — never Helm values,
+ *  parameters or plugin env (they can hold credentials). */
+const trimSource = (src: unknown): unknown => {
+  if (!src || typeof src !== 'object') return src;
+  const s = src as Record<string, unknown>;
+  return { repoURL: s.repoURL, path: s.path, chart: s.chart, targetRevision: s.targetRevision, ref: s.ref };
+};
+const trimApplication = (o: KObject): KObject => ({
+  ...o,
+  spec: o.spec && typeof o.spec === 'object' ? {
+    ...without(o.spec, ['source', 'sources']) as object,
+    ...(o.spec.source ? { source: trimSource(o.spec.source) } : {}),
+    ...(Array.isArray(o.spec.sources) ? { sources: o.spec.sources.map(trimSource) } : {}),
+  } : o.spec,
+  status: without(o.status, ['history', 'summary', 'resources', 'sourceHydrator']),
+});
+
+/** Flux: HelmRelease values and Kustomization post-build substitutions can hold credentials. */
+const trimFlux = (o: KObject): KObject => ({
+  ...o,
+  spec: o.spec && typeof o.spec === 'object'
+    ? { ...without(o.spec, ['values']) as object, ...(o.spec.postBuild ? { postBuild: without(o.spec.postBuild, ['substitute']) } : {}) }
+    : o.spec,
+});
+
+/** K3s HelmCharts: values and the chart tarball are not read (and values can hold credentials). */
+const trimHelmChart = (o: KObject): KObject => ({ ...o, spec: without(o.spec, ['valuesContent', 'set', 'chartContent', 'valuesSecrets']) });
+
 /** Events: only warnings (where rejections are reported) and the K3s deploy/helm controllers' events
  *  (their Normal "AppliedManifest" shows a failure healed) are ever read. */
 const keepEvent = (o: KObject): boolean => {
@@ -26,7 +68,7 @@ const keepEvent = (o: KObject): boolean => {
 };
 
 export const R = {
-  nodes: t('', 'v1', 'nodes', 'Node', false),
+  nodes: { ...t('', 'v1', 'nodes', 'Node', false), trim: trimNode },
   namespaces: t('', 'v1', 'namespaces', 'Namespace', false),
   pods: { ...t('', 'v1', 'pods', 'Pod', true), trim: trimPod },
   /** Pods as most checks need them: metadata, whether Running, and full bodies only for control-plane pods. */
@@ -45,20 +87,55 @@ export const R = {
     fieldSelectors: ['type=Warning', 'type!=Warning,regarding.kind=Addon', 'type!=Warning,regarding.kind=HelmChart'] },
   endpointslices: t('discovery.k8s.io', 'v1', 'endpointslices', 'EndpointSlice', true),
   deployments: t('apps', 'v1', 'deployments', 'Deployment', true),
-  daemonsets: t('apps', 'v1', 'daemonsets', 'DaemonSet', true),
+  /** Only names and labels are read (their pod templates can hold literal env values). */
+  daemonsets: { ...t('apps', 'v1', 'daemonsets', 'DaemonSet', true), metadataOnly: true },
   statefulsets: t('apps', 'v1', 'statefulsets', 'StatefulSet', true),
   ingresses: t('networking.k8s.io', 'v1', 'ingresses', 'Ingress', true),
   httproutes: t('gateway.networking.k8s.io', 'v1', 'httproutes', 'HTTPRoute', true),
   leases: t('coordination.k8s.io', 'v1', 'leases', 'Lease', true),
   crds: t('apiextensions.k8s.io', 'v1', 'customresourcedefinitions', 'CustomResourceDefinition', false),
   addons: t('k3s.cattle.io', 'v1', 'addons', 'Addon', true),
-  helmcharts: t('helm.cattle.io', 'v1', 'helmcharts', 'HelmChart', true),
-  argoApplications: { ...t('argoproj.io', 'v1alpha1', 'applications', 'Application', true), clusterWide: true },
-  fluxKustomizations: { ...t('kustomize.toolkit.fluxcd.io', 'v1', 'kustomizations', 'Kustomization', true), clusterWide: true },
-  fluxHelmReleases: { ...t('helm.toolkit.fluxcd.io', 'v2', 'helmreleases', 'HelmRelease', true), clusterWide: true },
+  helmcharts: { ...t('helm.cattle.io', 'v1', 'helmcharts', 'HelmChart', true), trim: trimHelmChart },
+  argoApplications: { ...t('argoproj.io', 'v1alpha1', 'applications', 'Application', true), clusterWide: true, trim: trimApplication },
+  fluxKustomizations: { ...t('kustomize.toolkit.fluxcd.io', 'v1', 'kustomizations', 'Kustomization', true), clusterWide: true, trim: trimFlux },
+  fluxHelmReleases: { ...t('helm.toolkit.fluxcd.io', 'v2', 'helmreleases', 'HelmRelease', true), clusterWide: true, trim: trimFlux },
   k0sEtcdMembers: t('etcd.k0sproject.io', 'v1beta1', 'etcdmembers', 'EtcdMember', false),
   openshiftEtcds: t('operator.openshift.io', 'v1', 'etcds', 'Etcd', false),
 } as const;
+
+/** The few ConfigMaps whose bodies are read, and the only keys kept of each: argocd-cm can hold OIDC
+ *  client secrets and repository credentials, kubeadm-config API server flags. */
+const CONFIGMAP_KEYS = new Map<string, (ns: string | undefined) => readonly string[] | null>([
+  ['argocd-cm', () => ['application.resourceTrackingMethod', 'application.instanceLabelKey', 'installationID']],
+  ['cluster-dns', (ns) => (ns === 'kube-system' ? ['clusterDNS', 'clusterDomain'] : null)],
+  ['kubeadm-config', (ns) => (ns === 'kube-system' ? ['ClusterConfiguration'] : null)],
+]);
+
+/** The keys of a ConfigMap that checks read, or null when its body is not read at all. */
+export const configMapKeys = (name: string, ns: string | undefined): readonly string[] | null => CONFIGMAP_KEYS.get(name)?.(ns) ?? null;
+
+/** kubeadm's ClusterConfiguration: only the etcd section is read (apiServer.extraArgs can hold secrets). */
+function etcdSectionOnly(text: string): string {
+  const lines = text.split('\n');
+  const out: string[] = [];
+  let inEtcd = false;
+  for (const l of lines) {
+    if (/^\S/.test(l)) inEtcd = /^etcd:/.test(l) || /^(apiVersion|kind):/.test(l);
+    if (inEtcd) out.push(l);
+  }
+  return out.join('\n');
+}
+
+const trimConfigMap = (o: KObject): KObject => {
+  const keys = configMapKeys(o.metadata.name, o.metadata.namespace);
+  if (!keys) return { ...o, data: undefined, binaryData: undefined };
+  const data: Record<string, string> = {};
+  for (const k of keys) {
+    const v = (o.data as Record<string, unknown> | undefined)?.[k];
+    if (typeof v === 'string') data[k] = k === 'ClusterConfiguration' ? etcdSectionOnly(v) : v;
+  }
+  return { apiVersion: o.apiVersion, kind: o.kind, metadata: o.metadata, data };
+};
 
 /** ConfigMaps are listed metadata-only (they can be large and many); only these few are read in full:
  *  argocd-cm (Argo CD tracking settings), kube-system/cluster-dns (K3s original cluster DNS),
@@ -66,5 +143,6 @@ export const R = {
 export const CONFIGMAPS: Need = {
   ...R.configmaps,
   metadataOnly: true,
-  bodiesFor: (m) => m.name === 'argocd-cm' || (m.namespace === 'kube-system' && (m.name === 'cluster-dns' || m.name === 'kubeadm-config')),
+  bodiesFor: (m) => configMapKeys(m.name, m.namespace) !== null,
+  trim: trimConfigMap,
 };

@@ -25,6 +25,14 @@ export interface Faults {
   kubeletDNS?: Record<string, string[]>;
   /** Answer 500 to the first N requests for this plural. */
   serverError?: { resource: string; times: number };
+  /** Always answer this plural with the same continue token (a server that pages forever). */
+  repeatContinue?: string;
+  /** /readyz?verbose body (answered with 500 when a line starts with [-]). */
+  readyz?: string;
+  /** Extra API groups advertised by /apis, each serving one listable type. */
+  bogusGroups?: number;
+  /** Names whose single-object GET answers 403 (e.g. argocd-cm). */
+  forbiddenGet?: Set<string>;
 }
 
 export interface RequestRecord {
@@ -80,10 +88,14 @@ export async function startTestApiServer(opts: { types: ResourceType[]; objects:
     if (faults.unauthorized || req.headers.authorization !== `Bearer ${token}`) return status(401, 'Unauthorized', 'Unauthorized');
     const p = url.pathname;
     if (p === '/version') return send(200, { major: '1', minor: '35', gitVersion: 'v1.35.4+k3s1', platform: 'linux/amd64' });
-    if (p === '/readyz') return send(200, '[+]ping ok\n[+]etcd ok\nreadyz check passed\n');
+    if (p === '/readyz') {
+      const body = faults.readyz ?? '[+]ping ok\n[+]etcd ok\nreadyz check passed\n';
+      return send(/^\[-\]/m.test(body) ? 500 : 200, body);
+    }
     if (p === '/api') return send(200, { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: '127.0.0.1' }] });
     if (p === '/apis') {
-      const groups = [...new Set(types.filter((t) => t.group).map((t) => `${t.group}/${t.version}`))].map((gv) => {
+      const bogus = Array.from({ length: faults.bogusGroups ?? 0 }, (_, i) => `bogus${i}.example.com/v1`);
+      const groups = [...new Set([...types.filter((t) => t.group).map((t) => `${t.group}/${t.version}`), ...bogus])].map((gv) => {
         const [group, version] = gv.split('/') as [string, string];
         return { name: group, versions: [{ groupVersion: gv, version }], preferredVersion: { groupVersion: gv, version } };
       });
@@ -93,6 +105,9 @@ export async function startTestApiServer(opts: { types: ResourceType[]; objects:
     if (disc) {
       const group = disc[2] ?? '';
       const version = disc[1] ?? disc[3]!;
+      if (group.startsWith('bogus') && faults.bogusGroups) {
+        return send(200, { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: `${group}/${version}`, resources: [{ name: 'widgets', namespaced: true, kind: 'Widget', verbs: ['list'] }] });
+      }
       const res = types.filter((t) => t.group === group && t.version === version);
       if (res.length === 0) return status(404, 'NotFound', 'the server could not find the requested resource');
       return send(200, { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group ? `${group}/${version}` : version,
@@ -109,7 +124,7 @@ export async function startTestApiServer(opts: { types: ResourceType[]; objects:
       const t = types.find((x) => x.group === (one[2] ?? '') && x.version === (one[1] ?? one[3]) && x.resource === one[5]);
       const o = t && objects.find((x) => groupOf(x.apiVersion) === t.group && x.kind === t.kind && x.metadata.name === one[6] && (x.metadata.namespace ?? undefined) === one[4]);
       if (!o) return status(404, 'NotFound', `${one[5]} "${one[6]}" not found`);
-      if (faults.forbidden?.has(one[5]!)) return status(403, 'Forbidden', `${one[5]} "${one[6]}" is forbidden`);
+      if (faults.forbidden?.has(one[5]!) || faults.forbiddenGet?.has(one[6]!)) return status(403, 'Forbidden', `${one[5]} "${one[6]}" is forbidden`);
       return send(200, o);
     }
     const m = /^\/(?:api\/(v1)|apis\/([^/]+)\/([^/]+))(?:\/namespaces\/([^/]+))?\/([^/]+)$/.exec(p);
@@ -118,6 +133,7 @@ export async function startTestApiServer(opts: { types: ResourceType[]; objects:
     const version = m[1] ?? m[3]!;
     const ns = m[4];
     const plural = m[5]!;
+    if (group.startsWith('bogus') && faults.bogusGroups) return send(200, { kind: 'WidgetList', apiVersion: `${group}/${version}`, metadata: {}, items: [] });
     const type = types.find((t) => t.group === group && t.version === version && t.resource === plural);
     if (!type) return status(404, 'NotFound', 'the server could not find the requested resource');
     if (faults.forbidden?.has(plural)) {
@@ -149,7 +165,8 @@ export async function startTestApiServer(opts: { types: ResourceType[]; objects:
     const limit = Number(url.searchParams.get('limit') ?? '0') || opts.pageSize || 0;
     const start = cont ? Number(Buffer.from(cont, 'base64').toString()) : 0;
     const page = limit ? items.slice(start, start + limit) : items.slice(start);
-    const next = limit && start + limit < items.length ? Buffer.from(String(start + limit)).toString('base64') : undefined;
+    const next = faults.repeatContinue === plural ? Buffer.from('0').toString('base64')
+      : limit && start + limit < items.length ? Buffer.from(String(start + limit)).toString('base64') : undefined;
     const metaOnly = accept.includes('as=PartialObjectMetadataList');
     const body = metaOnly
       ? { kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', metadata: { resourceVersion: '100', ...(next ? { continue: next } : {}) },

@@ -9,6 +9,13 @@ export function evidenceTime(snap: Snapshot): Date {
   return Number.isNaN(t) ? new Date() : new Date(t);
 }
 
+/** Objects whose bodies a check reads but which could not be fetched: the check saw only their metadata. */
+function unreadBodyNotes(c: Check, snap: Snapshot): string[] {
+  const kinds = new Set(c.needs.filter((n) => n.bodiesFor).map((n) => n.kind));
+  return (snap.header.unreadBodies ?? []).filter((u) => kinds.has(u.kind))
+    .map((u) => `${u.kind} ${u.namespace ? u.namespace + '/' : ''}${u.name} could not be read (${u.reason}): its settings were not used`);
+}
+
 export function runChecks(checks: Check[], snap: Snapshot, opts: { deep?: boolean; now?: Date } = {}): CheckResult[] {
   const now = opts.now ?? evidenceTime(snap);
   return checks.map((c) => {
@@ -19,7 +26,7 @@ export function runChecks(checks: Check[], snap: Snapshot, opts: { deep?: boolea
     }
     try {
       const out = c.run({ snap, now, deep: Boolean(opts.deep) });
-      const notes = out.notes ?? [];
+      const notes = [...(out.notes ?? []), ...unreadBodyNotes(c, snap)];
       if (out.findings.length > 0) return { ...base, status: 'findings', findings: out.findings, notes };
       if (out.skipped) return { ...base, status: 'skipped', reason: out.skipped, findings: [], notes };
       return { ...base, status: 'passed', reason: out.passed ?? 'no problem found', findings: [], notes };

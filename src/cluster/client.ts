@@ -4,6 +4,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { ClusterError } from '../errors.js';
+import type { Deadline } from './deadline.js';
 
 export const METADATA_ACCEPT = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
 
@@ -27,6 +28,10 @@ export interface ClientOptions {
   log?: (line: string) => void;
   /** Upper bound for a Retry-After wait, so a hostile value cannot hang the CLI. */
   maxRetryAfterMs: number;
+  /** Upper bound on pages per list, so a server that never stops paging cannot exhaust memory. */
+  maxPages: number;
+  /** The run's overall time limit: no request outlives it. */
+  deadline?: Deadline;
 }
 
 export const DEFAULT_CLIENT_OPTIONS: ClientOptions = {
@@ -35,6 +40,7 @@ export const DEFAULT_CLIENT_OPTIONS: ClientOptions = {
   maxRetries: 3,
   pageSize: 500,
   maxRetryAfterMs: 10_000,
+  maxPages: 10_000,
 };
 
 export interface ApiResponse {
@@ -112,15 +118,23 @@ export class ApiClient {
     else this.active--;
   }
 
-  private once(path: string, accept: string): Promise<ApiResponse> {
+  private once(path: string, accept: string, maxMs = this.opts.timeoutMs): Promise<ApiResponse> {
     const url = new URL(this.base.pathname.replace(/\/$/, '') + path, this.base);
     const mod = url.protocol === 'http:' ? http : https;
+    const dl = this.opts.deadline;
+    if (dl?.passed()) return Promise.reject(new ApiTransportError(`not fetched: the run's deadline (${dl.text()}) passed`, path, 'DEADLINE'));
+    const limit = Math.min(maxMs, this.opts.timeoutMs);
+    const byDeadline = dl !== undefined && dl.remaining() < limit;
+    const timeoutMs = byDeadline ? dl!.remaining() : limit;
+    const timeoutError = (): ApiTransportError => (byDeadline
+      ? new ApiTransportError(`GET ${path} did not finish before the run's deadline (${dl!.text()})`, path, 'DEADLINE')
+      : new ApiTransportError(`GET ${path} timed out after ${limit / 1000}s`, path, 'TIMEOUT'));
     return new Promise((resolve, reject) => {
       const req = mod.request(url, {
         method: 'GET',
         agent: this.agent,
         headers: { ...this.headers, Accept: accept, 'User-Agent': 'kubectl-arch' },
-        timeout: this.opts.timeoutMs,
+        timeout: timeoutMs,
       }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
@@ -135,10 +149,8 @@ export class ApiClient {
         res.on('aborted', () => reject(new ApiTransportError(`response to GET ${path} aborted`, path, 'TRUNCATED')));
       });
       // a hard deadline for the whole exchange, not only for idle sockets
-      const deadline = setTimeout(() => {
-        req.destroy(new ApiTransportError(`GET ${path} timed out after ${this.opts.timeoutMs / 1000}s`, path, 'TIMEOUT'));
-      }, this.opts.timeoutMs);
-      req.on('timeout', () => req.destroy(new ApiTransportError(`GET ${path} timed out after ${this.opts.timeoutMs / 1000}s`, path, 'TIMEOUT')));
+      const deadline = setTimeout(() => req.destroy(timeoutError()), timeoutMs);
+      req.on('timeout', () => req.destroy(timeoutError()));
       req.on('error', (e) => {
         clearTimeout(deadline);
         reject(e instanceof ApiTransportError ? e : new ApiTransportError(e.message, path, (e as NodeJS.ErrnoException).code));
@@ -176,23 +188,23 @@ export class ApiClient {
       const retriable = res
         ? res.status === 429 || (res.status >= 500 && res.status !== 501)
         : (err as ApiTransportError).code === 'ECONNRESET';
-      if (!retriable || attempt >= this.opts.maxRetries) {
+      if (!retriable || attempt >= this.opts.maxRetries || this.opts.deadline?.passed()) {
         if (res) throw new ApiStatusError(res.status, path, serverMessage(res.body));
         throw err;
       }
       attempt++;
       const ra = res?.headers['retry-after'];
       const raMs = ra !== undefined && /^\d+$/.test(String(ra)) ? Number(ra) * 1000 : 200 * 2 ** attempt;
-      await sleep(Math.min(raMs, this.opts.maxRetryAfterMs));
+      await sleep(Math.min(raMs, this.opts.maxRetryAfterMs, this.opts.deadline?.remaining() ?? Infinity));
     }
   }
 
   /** One GET without retries, whatever the status (for /readyz, whose 500 body is the answer). */
-  async getRaw(path: string, accept = 'text/plain'): Promise<ApiResponse> {
+  async getRaw(path: string, accept = 'text/plain', timeoutMs?: number): Promise<ApiResponse> {
     await this.slot();
     const t0 = performance.now();
     try {
-      const res = await this.once(path, accept);
+      const res = await this.once(path, accept, timeoutMs);
       const ms = Math.round(performance.now() - t0);
       this.requests.push({ path, status: res.status, ms });
       this.opts.log?.(`GET ${path} ${res.status} ${ms}ms`);
@@ -217,15 +229,20 @@ export class ApiClient {
    */
   async list(
     basePath: string,
-    opts: { metadataOnly?: boolean; labelSelector?: string; fieldSelector?: string },
+    opts: { metadataOnly?: boolean; labelSelector?: string; fieldSelector?: string; fromCache?: boolean },
     onPage: (items: Array<Record<string, unknown>>, restart: boolean) => void,
   ): Promise<void> {
     const accept = opts.metadataOnly ? METADATA_ACCEPT : 'application/json';
     let restarted = false;
     let cont: string | undefined;
     let first = true;
+    const tokens = new Set<string>();
+    let pages = 0;
     for (;;) {
       const q = new URLSearchParams({ limit: String(this.opts.pageSize) });
+      // resourceVersion=0: served from the API server's watch cache, which answers when etcd does not
+      // (a continue token carries its own resourceVersion: the two may not be combined)
+      if (opts.fromCache && !cont) q.set('resourceVersion', '0');
       if (opts.labelSelector) q.set('labelSelector', opts.labelSelector);
       if (opts.fieldSelector) q.set('fieldSelector', opts.fieldSelector);
       if (cont) q.set('continue', cont);
@@ -238,14 +255,21 @@ export class ApiClient {
           restarted = true;
           cont = undefined;
           first = true;
+          tokens.clear();
+          pages = 0;
           continue;
         }
         throw e;
       }
+      if (!Array.isArray(page.items ?? [])) throw new ApiTransportError(`malformed list from GET ${basePath}: items is not a list`, basePath, 'BADJSON');
       onPage(page.items ?? [], first && restarted);
       first = false;
       cont = page.metadata?.continue || undefined;
       if (!cont) return;
+      // a server that repeats a continue token (or never stops) would page forever
+      if (tokens.has(cont)) throw new ApiTransportError(`list of ${basePath} is incomplete: the server returned the same continue token twice`, basePath, 'PAGINATION');
+      tokens.add(cont);
+      if (++pages >= this.opts.maxPages) throw new ApiTransportError(`list of ${basePath} is incomplete: stopped after ${this.opts.maxPages} pages`, basePath, 'PAGINATION');
     }
   }
 }

@@ -1,19 +1,76 @@
-// Turn a resolved kubeconfig into an ApiClient. @kubernetes/client-node is imported here, lazily,
-// because loading it costs hundreds of milliseconds that offline commands should not pay.
+// Turn a resolved kubeconfig into an ApiClient. Tokens, token files and exec plugins are ours (so a
+// hung plugin times out and a missing credential is an error, not an anonymous request); client
+// certificates, CAs and legacy auth providers go through @kubernetes/client-node, imported lazily
+// because loading it costs time that offline commands should not pay.
+import { readFileSync } from 'node:fs';
 import { dump } from 'js-yaml';
 import { InputError } from '../errors.js';
 import { ApiClient, type ClientOptions, type TransportOptions } from './client.js';
+import { runExecPlugin, type ExecConfig } from './exec.js';
 import type { ResolvedConfig } from './kubeconfig.js';
 
-async function authOptions(cfg: ResolvedConfig): Promise<{ opts: Record<string, unknown>; refresh: () => Promise<Record<string, string>> }> {
+type UserEntry = Record<string, unknown> & {
+  token?: string;
+  tokenFile?: string;
+  'token-file'?: string;
+  exec?: ExecConfig;
+  'auth-provider'?: unknown;
+  'client-certificate'?: string;
+  'client-certificate-data'?: string;
+  username?: string;
+};
+
+/** What the kubeconfig says this user authenticates with (empty: deliberately anonymous). */
+function declaredCredentials(u: UserEntry): string[] {
+  return ['token', 'tokenFile', 'token-file', 'exec', 'auth-provider', 'client-certificate', 'client-certificate-data', 'username']
+    .filter((k) => u[k] !== undefined && u[k] !== null && u[k] !== '');
+}
+
+function readTokenFile(user: string, file: string): string {
+  let t: string;
+  try {
+    t = readFileSync(file, 'utf8').trim();
+  } catch (e) {
+    throw new InputError(`user "${user}": cannot read tokenFile ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  if (!t) throw new InputError(`user "${user}": tokenFile ${file} is empty`);
+  return t;
+}
+
+interface Auth {
+  opts: Record<string, unknown>;
+  refresh: () => Promise<Record<string, string>>;
+}
+
+async function authOptions(cfg: ResolvedConfig, timeoutMs: number): Promise<Auth> {
+  const userEntry = cfg.raw.users[0]!;
+  const userName = userEntry.name;
+  const u = { ...((userEntry.user ?? {}) as UserEntry) };
+  const declared = declaredCredentials(u);
+  // ours: bearer tokens from a file (kubeconfig's key is tokenFile; client-node reads only token-file) and exec plugins
+  const tokenFile = u.tokenFile ?? u['token-file'];
+  const exec = u.exec;
+  delete u.tokenFile;
+  delete u['token-file'];
+  delete u.exec;
+  const clusterEntry = cfg.raw.clusters[0]!;
+  const ours = async (): Promise<{ headers: Record<string, string>; cert?: string; key?: string }> => {
+    if (exec) {
+      const r = await runExecPlugin(userName, exec, { timeoutMs, cluster: clusterEntry.cluster as Record<string, unknown> });
+      return { headers: r.token ? { Authorization: `Bearer ${r.token}` } : {}, cert: r.cert, key: r.key };
+    }
+    if (typeof tokenFile === 'string' && tokenFile !== '' && !u.token) return { headers: { Authorization: `Bearer ${readTokenFile(userName, tokenFile)}` } };
+    return { headers: {} };
+  };
+
   const { KubeConfig } = await import('@kubernetes/client-node/dist/config.js');
   const kc = new KubeConfig();
   // plain http (kubectl proxy, a local test server) has no TLS to verify; client-node refuses it otherwise
-  const raw = cfg.server.startsWith('http:')
-    ? { ...cfg.raw, clusters: cfg.raw.clusters.map((c) => ({ ...c, cluster: { ...(c.cluster as object), 'insecure-skip-tls-verify': true } })) }
-    : cfg.raw;
+  const clusters = cfg.server.startsWith('http:')
+    ? cfg.raw.clusters.map((c) => ({ ...c, cluster: { ...(c.cluster as object), 'insecure-skip-tls-verify': true } }))
+    : cfg.raw.clusters;
   try {
-    kc.loadFromString(dump(raw));
+    kc.loadFromString(dump({ ...cfg.raw, clusters, users: [{ name: userName, user: u }] }));
   } catch (e) {
     throw new InputError(`kubeconfig context "${cfg.contextName}" is invalid: ${(e as Error).message}`);
   }
@@ -22,8 +79,19 @@ async function authOptions(cfg: ResolvedConfig): Promise<{ opts: Record<string, 
     try {
       await kc.applyToHTTPSOptions(opts);
     } catch (e) {
-      throw new InputError(`cannot get credentials for context "${cfg.contextName}": ${(e as Error).message}`,
-        'if the user runs an exec credential plugin, run it by hand to see its error');
+      throw new InputError(`cannot get credentials for context "${cfg.contextName}": ${(e as Error).message}`);
+    }
+    const o = await ours();
+    opts.headers = { ...(opts.headers as Record<string, string>), ...o.headers };
+    if (o.cert && o.key) {
+      opts.cert = o.cert;
+      opts.key = o.key;
+    }
+    const headers = opts.headers as Record<string, string>;
+    const hasCredential = Boolean(headers.Authorization || headers.authorization || opts.cert || opts.auth);
+    if (declared.length && !hasCredential) {
+      throw new InputError(`user "${userName}" in context "${cfg.contextName}" declares ${declared.join(', ')} but produced no credential`,
+        'kubectl-arch will not fall back to an anonymous request; fix the user entry in the kubeconfig');
     }
     return opts;
   };
@@ -32,7 +100,7 @@ async function authOptions(cfg: ResolvedConfig): Promise<{ opts: Record<string, 
 }
 
 export async function connect(cfg: ResolvedConfig, clientOpts: ClientOptions): Promise<ApiClient> {
-  const { opts, refresh } = await authOptions(cfg);
+  const { opts, refresh } = await authOptions(cfg, clientOpts.deadline ? Math.max(1000, clientOpts.deadline.remaining()) : clientOpts.timeoutMs);
   const transport: TransportOptions = {
     server: cfg.server,
     ca: opts.ca as Buffer | undefined,

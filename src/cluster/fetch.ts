@@ -1,8 +1,12 @@
-// Fill a snapshot with what the checks need: each type listed once, in parallel (bounded by the
-// client), 403/404 recorded as "not visible" with the reason instead of failing the run.
+// Fill a snapshot with what the checks need, in named steps: connect (/version), readiness
+// (/readyz?verbose, which decides whether lists can be quorum reads), plan (discovery and merged
+// needs), then each type listed once, in parallel (bounded by the client). 403/404, timeouts and the
+// run's deadline are recorded as "not visible" with the reason instead of failing the run.
 import type { KObject, Need } from '../model.js';
 import { gkKey } from '../model.js';
+import { scrub } from '../snapshot/scrub.js';
 import { Snapshot, type ServerVersion } from '../snapshot/snapshot.js';
+import { shapeProblem } from '../snapshot/validate.js';
 import { ApiClient, ApiStatusError, ApiTransportError, connectionError } from './client.js';
 
 export interface FetchOptions {
@@ -29,8 +33,8 @@ export function mergeNeeds(needs: Need[]): Need[] {
     const cur = m.get(k);
     if (cur && n.clusterWide) cur.clusterWide = true;
     if (cur && !n.metadataOnly) {
-      // a need that wants bodies wins over trimming/filtering only if it asks for everything
-      if (!n.trim) cur.trim = undefined;
+      // a need that wants bodies wins over filtering only if it asks for everything; trims stay
+      // (they keep credentials out of snapshots), and one type's needs share its trim
       if (!n.keep) cur.keep = undefined;
     }
     if (!cur) m.set(k, { ...n });
@@ -60,131 +64,164 @@ export function unavailableReason(e: unknown, n: Need): { status?: number; reaso
     }
     return { status: e.status, reason: `${e.status} listing ${what}: ${e.serverMessage}` };
   }
+  if (e instanceof ApiTransportError && e.code === 'DEADLINE') return { reason: `${what} ${e.message.replace(/^GET \S+ /, '')}` };
   return { reason: `could not list ${what}: ${(e as Error).message}` };
 }
 
-export async function fetchSnapshot(client: ApiClient, needs: Need[], opts: FetchOptions): Promise<Snapshot> {
+/** Step 1: the server answers at all (else the run stops with a connection error, exit 3). */
+async function connectStep(client: ApiClient, opts: FetchOptions): Promise<Snapshot> {
   opts.progress?.('server version');
-  let serverVersion: ServerVersion;
+  let v: ServerVersion;
   try {
-    serverVersion = await client.getJSON<ServerVersion>('/version');
+    v = await client.getJSON<ServerVersion>('/version');
   } catch (e) {
     throw connectionError(e, opts.server);
   }
-  const snap = new Snapshot({
+  return new Snapshot({
     capturedAt: new Date().toISOString(),
     context: opts.contextName,
     server: opts.server,
-    serverVersion: { major: serverVersion.major, minor: serverVersion.minor, gitVersion: serverVersion.gitVersion, platform: serverVersion.platform },
+    serverVersion: { major: v?.major, minor: v?.minor, gitVersion: v?.gitVersion, platform: v?.platform },
     namespace: opts.namespace,
   });
-  const readyz = client.getRaw('/readyz?verbose').then(
-    (r) => {
-      if (r.status === 200 || r.status === 500) snap.header.readyz = r.body;
-      else snap.header.readyzError = `${r.status} from /readyz?verbose`;
-    },
-    (e: Error) => { snap.header.readyzError = e.message; },
-  );
-  let all = needs;
-  if (opts.allTypes) {
-    opts.progress?.('discovery');
-    const { discoverTypes, asMetadataNeeds } = await import('./discovery.js');
-    const d = await discoverTypes(client);
-    snap.header.discoveryErrors = d.errors;
-    snap.header.allTypes = true;
-    // a named need follows the version the server actually serves (e.g. Flux HelmRelease v2 vs v2beta2);
-    // named needs come first so their settings (bodies, filters) win for a shared type
-    const served = new Map(d.types.map((t) => [gkKey(t.group, t.kind), t.version] as const));
-    all = [...needs.map((n) => {
-      const v = served.get(gkKey(n.group, n.kind));
-      return v && v !== n.version ? { ...n, version: v } : n;
-    }), ...asMetadataNeeds(d.types)];
+}
+
+/** /readyz?verbose answers in milliseconds even when etcd is down, while quorum reads hang. */
+export const READYZ_TIMEOUT_MS = 5000;
+
+/**
+ * Step 2: readiness first. When a readiness check fails (etcd above all) or /readyz does not answer,
+ * lists are served from the API server's watch cache (resourceVersion=0), which answers without etcd:
+ * the report arrives in seconds, marked possibly stale.
+ */
+async function readinessStep(client: ApiClient, snap: Snapshot, opts: FetchOptions): Promise<void> {
+  opts.progress?.('readiness');
+  try {
+    const r = await client.getRaw('/readyz?verbose', 'text/plain', READYZ_TIMEOUT_MS);
+    if (r.status === 200 || r.status === 500) snap.header.readyz = r.body.slice(0, 64 * 1024);
+    else snap.header.readyzError = `${r.status} from /readyz?verbose`;
+    if (/^\[-\]etcd/m.test(snap.header.readyz ?? '')) snap.header.fromCache = true;
+  } catch (e) {
+    snap.header.readyzError = (e as Error).message;
+    if (e instanceof ApiTransportError && (e.code === 'TIMEOUT' || e.code === 'DEADLINE')) snap.header.fromCache = true;
   }
-  const merged = mergeNeeds(all);
-  let done = 0;
-  await Promise.all(merged.map(async (n) => {
+}
+
+/** Step 3: what to list — the named needs, plus every listable type when a check scans them all. */
+async function planStep(client: ApiClient, needs: Need[], snap: Snapshot, opts: FetchOptions): Promise<Need[]> {
+  if (!opts.allTypes) return mergeNeeds(needs);
+  opts.progress?.('discovery');
+  const { discoverTypes, asMetadataNeeds } = await import('./discovery.js');
+  const d = await discoverTypes(client);
+  snap.header.discoveryErrors = d.errors;
+  snap.header.allTypes = true;
+  // a named need follows the version the server actually serves (e.g. Flux HelmRelease v2 vs v2beta2);
+  // named needs come first so their settings (bodies, filters) win for a shared type
+  const served = new Map(d.types.map((t) => [gkKey(t.group, t.kind), t.version] as const));
+  return mergeNeeds([...needs.map((n) => {
+    const v = served.get(gkKey(n.group, n.kind));
+    return v && v !== n.version ? { ...n, version: v } : n;
+  }), ...asMetadataNeeds(d.types)]);
+}
+
+/** Step 4: one type — one list (or one per field selector, merged by uid), checked, trimmed and scrubbed. */
+async function listStep(client: ApiClient, n: Need, snap: Snapshot, opts: FetchOptions): Promise<void> {
+  const apiVersion = n.group ? `${n.group}/${n.version}` : n.version;
+  const path = listPath(n, n.clusterWide ? undefined : opts.namespace);
+  const fromCache = Boolean(snap.header.fromCache);
+  const take = (it: Record<string, unknown>): KObject | null => {
+    if (!it || typeof it !== 'object') throw new ApiTransportError(`malformed ${n.kind} list from ${path}`, path, 'BADJSON');
+    it.apiVersion = apiVersion;
+    it.kind = n.kind;
+    const problem = shapeProblem(it);
+    if (problem) throw new ApiTransportError(`the server sent a malformed ${n.kind} (${problem})`, path, 'BADJSON');
+    let o = it as unknown as KObject;
+    if (n.keep && !n.keep(o)) return null;
+    if (n.trim) o = n.trim(o);
+    return scrub(o);
+  };
+  const listOnce = (fieldSelector: string | undefined, metadataOnly: boolean | undefined, sink: (it: Record<string, unknown>) => void, reset: () => void): Promise<void> =>
+    client.list(path, { metadataOnly, fieldSelector, fromCache }, (page, restart) => {
+      if (restart) reset();
+      for (const it of page) sink(it);
+    });
+  try {
+    // the lists run in parallel (the client bounds concurrency) because each paginates sequentially
+    const selectors = n.fieldSelectors ?? [undefined];
+    const parts = selectors.map(() => [] as KObject[]);
+    const running = new Set<string>();
+    await Promise.all([
+      ...selectors.map((fs, i) => listOnce(fs, n.metadataOnly, (it) => {
+        const o = take(it);
+        if (o) parts[i]!.push(o);
+      }, () => { parts[i]!.length = 0; })),
+      // metadata-only lists carry no phase: a second, filtered metadata list says which pods run
+      ...(n.runningPhase && n.metadataOnly ? [listOnce('status.phase=Running', true, (it) => {
+        const uid = (it?.metadata as { uid?: string } | undefined)?.uid;
+        if (uid) running.add(uid);
+      }, () => running.clear())] : []),
+    ]);
     const items: KObject[] = [];
-    const apiVersion = n.group ? `${n.group}/${n.version}` : n.version;
-    const path = listPath(n, n.clusterWide ? undefined : opts.namespace);
-    const take = (it: Record<string, unknown>): KObject | null => {
-      let o = it as unknown as KObject;
-      if (n.keep && !n.keep(o)) return null;
-      if (n.trim) o = n.trim(o);
-      // managedFields are often half an object's metadata and no check reads them
-      delete (o.metadata as { managedFields?: unknown }).managedFields;
-      o.apiVersion = apiVersion;
-      o.kind = n.kind;
-      return o;
-    };
-    try {
-      // one list, or one per field selector (server-side filtering), merged by uid; the lists run in
-      // parallel (the client bounds concurrency) because each paginates sequentially
-      const listOnce = async (fieldSelector: string | undefined, metadataOnly: boolean | undefined, sink: (it: Record<string, unknown>) => void, reset: () => void): Promise<void> => {
-        await client.list(path, { metadataOnly, fieldSelector }, (page, restart) => {
-          if (restart) reset();
-          for (const it of page) sink(it);
-        });
-      };
-      const parts = (n.fieldSelectors ?? [undefined]).map(() => [] as KObject[]);
-      const running = new Set<string>();
-      await Promise.all([
-        ...(n.fieldSelectors ?? [undefined]).map((fs, i) => listOnce(fs, n.metadataOnly, (it) => {
-          const o = take(it);
-          if (o) parts[i]!.push(o);
-        }, () => { parts[i]!.length = 0; })),
-        // metadata-only lists carry no phase: a second, filtered metadata list says which pods run
-        ...(n.runningPhase && n.metadataOnly ? [listOnce('status.phase=Running', true, (it) => {
-          const uid = (it.metadata as { uid?: string } | undefined)?.uid;
-          if (uid) running.add(uid);
-        }, () => running.clear())] : []),
-      ]);
-      const seen = new Set<string>();
-      for (const part of parts) {
-        for (const o of part) {
-          const uid = o.metadata.uid;
-          if (uid && seen.has(uid)) continue;
-          if (uid) seen.add(uid);
-          items.push(o);
-        }
-      }
-      if (n.runningPhase && n.metadataOnly) {
-        for (const o of items) o.status = { ...(o.status ?? {}), phase: o.metadata.uid && running.has(o.metadata.uid) ? 'Running' : undefined };
-      }
-      if (n.metadataOnly && n.bodiesFor) {
-        // the few objects whose bodies a check reads: GET each, replace its metadata-only entry
-        const base = n.group ? `/apis/${n.group}/${n.version}` : `/api/${n.version}`;
-        await Promise.all(items.map(async (o, i) => {
-          if (!n.bodiesFor!(o.metadata)) return;
-          const ns = o.metadata.namespace ? `/namespaces/${encodeURIComponent(o.metadata.namespace)}` : '';
-          try {
-            const full = await client.getJSON<Record<string, unknown>>(`${base}${ns}/${n.resource}/${encodeURIComponent(o.metadata.name)}`);
-            items[i] = take(full) ?? o;
-          } catch {
-            /* keep the metadata; the check reading it will find no data */
-          }
-        }));
-      }
-      snap.addList(n.group, n.kind, items);
-    } catch (e) {
-      if (e instanceof ApiStatusError && e.status === 401) throw connectionError(e, opts.server);
-      if (!(e instanceof ApiStatusError) && !(e instanceof ApiTransportError)) throw e;
-      snap.markUnavailable({ group: n.group, kind: n.kind, resource: n.resource, ...unavailableReason(e, n) });
+    const seen = new Set<string>();
+    for (const o of parts.flat()) {
+      const uid = o.metadata.uid;
+      if (uid && seen.has(uid)) continue;
+      if (uid) seen.add(uid);
+      items.push(o);
     }
-    done++;
-    opts.progress?.(`${n.resource} (${done}/${merged.length})`);
-  }));
-  await readyz;
-  if (opts.kubeletDNS) {
-    opts.progress?.('kubelet configs (nodes/proxy)');
-    snap.header.kubeletDNS = await Promise.all(snap.list('', 'Node').map(async (n) => {
-      const name = n.metadata.name;
-      try {
-        const cz = await client.getJSON<{ kubeletconfig?: { clusterDNS?: string[] } }>(`/api/v1/nodes/${encodeURIComponent(name)}/proxy/configz`);
-        return { node: name, clusterDNS: cz.kubeletconfig?.clusterDNS ?? [] };
-      } catch (e) {
-        return { node: name, error: e instanceof ApiStatusError && e.status === 403 ? 'forbidden: needs get nodes/proxy' : (e as Error).message };
-      }
-    }));
+    if (n.runningPhase && n.metadataOnly) {
+      for (const o of items) o.status = { ...(o.status ?? {}), phase: o.metadata.uid && running.has(o.metadata.uid) ? 'Running' : undefined };
+    }
+    if (n.metadataOnly && n.bodiesFor) await bodiesStep(client, n, items, take, snap);
+    snap.addList(n.group, n.kind, items);
+  } catch (e) {
+    if (e instanceof ApiStatusError && e.status === 401) throw connectionError(e, opts.server);
+    if (!(e instanceof ApiStatusError) && !(e instanceof ApiTransportError)) throw e;
+    snap.markUnavailable({ group: n.group, kind: n.kind, resource: n.resource, ...unavailableReason(e, n) });
   }
+}
+
+/** The few objects whose bodies a check reads: GET each, replace its metadata-only entry. */
+async function bodiesStep(client: ApiClient, n: Need, items: KObject[], take: (it: Record<string, unknown>) => KObject | null, snap: Snapshot): Promise<void> {
+  const base = n.group ? `/apis/${n.group}/${n.version}` : `/api/${n.version}`;
+  await Promise.all(items.map(async (o, i) => {
+    if (!n.bodiesFor!(o.metadata)) return;
+    const ns = o.metadata.namespace ? `/namespaces/${encodeURIComponent(o.metadata.namespace)}` : '';
+    try {
+      const full = await client.getJSON<Record<string, unknown>>(`${base}${ns}/${n.resource}/${encodeURIComponent(o.metadata.name)}`);
+      items[i] = take(full) ?? o;
+    } catch (e) {
+      // keep the metadata, and say what the checks reading it will miss
+      (snap.header.unreadBodies ??= []).push({ kind: n.kind, namespace: o.metadata.namespace, name: o.metadata.name,
+        reason: e instanceof ApiStatusError && e.status === 403 ? 'forbidden' : (e as Error).message });
+    }
+  }));
+}
+
+/** --deep: each kubelet's clusterDNS through nodes/<n>/proxy/configz (needs get nodes/proxy). */
+async function kubeletDnsStep(client: ApiClient, snap: Snapshot, opts: FetchOptions): Promise<void> {
+  opts.progress?.('kubelet configs (nodes/proxy)');
+  snap.header.kubeletDNS = await Promise.all(snap.list('', 'Node').map(async (n) => {
+    const name = n.metadata.name;
+    try {
+      const cz = await client.getJSON<{ kubeletconfig?: { clusterDNS?: unknown } }>(`/api/v1/nodes/${encodeURIComponent(name)}/proxy/configz`);
+      const dns = cz?.kubeletconfig?.clusterDNS;
+      return { node: name, clusterDNS: Array.isArray(dns) ? dns.map(String) : [] };
+    } catch (e) {
+      return { node: name, error: e instanceof ApiStatusError && e.status === 403 ? 'forbidden: needs get nodes/proxy' : (e as Error).message };
+    }
+  }));
+}
+
+export async function fetchSnapshot(client: ApiClient, needs: Need[], opts: FetchOptions): Promise<Snapshot> {
+  const snap = await connectStep(client, opts);
+  await readinessStep(client, snap, opts);
+  const types = await planStep(client, needs, snap, opts);
+  let done = 0;
+  await Promise.all(types.map(async (n) => {
+    await listStep(client, n, snap, opts);
+    opts.progress?.(`${n.resource} (${++done}/${types.length})`);
+  }));
+  if (opts.kubeletDNS) await kubeletDnsStep(client, snap, opts);
   return snap;
 }

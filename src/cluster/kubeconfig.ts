@@ -48,7 +48,10 @@ function absolutise(obj: Record<string, unknown> | undefined, keys: string[], ba
 function readKubeconfig(file: string): RawKubeconfig {
   let doc: unknown;
   try {
-    doc = load(readFileSync(file, 'utf8'));
+    // kubectl accepts an empty file in a KUBECONFIG list (and a byte-order mark)
+    const text = readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
+    if (text.trim() === '') return { clusters: [], users: [], contexts: [] };
+    doc = load(text, { maxAliases: 100 });
   } catch (e) {
     const ye = e as { mark?: { line?: number }; line?: number; reason?: string; message: string; code?: string };
     if (ye.code === 'ENOENT') throw new InputError(`kubeconfig ${file} does not exist`, 'check --kubeconfig or KUBECONFIG');
@@ -63,9 +66,15 @@ function readKubeconfig(file: string): RawKubeconfig {
     const v = d[k];
     if (v === undefined || v === null) return [];
     if (!Array.isArray(v)) throw new InputError(`kubeconfig ${file}: "${k}" must be a list`);
+    const field = k === 'clusters' ? 'cluster' : k === 'users' ? 'user' : 'context';
     for (const e of v) {
       if (!e || typeof e !== 'object' || typeof (e as Named).name !== 'string') {
         throw new InputError(`kubeconfig ${file}: every entry of "${k}" needs a name`);
+      }
+      // `user: "oops"` must not quietly become an anonymous user
+      const body = (e as Named)[field];
+      if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body))) {
+        throw new InputError(`kubeconfig ${file}: ${k} entry "${(e as Named).name}": "${field}" must be a mapping, found ${Array.isArray(body) ? 'a list' : typeof body}`);
       }
     }
     return v as Named[];
@@ -75,6 +84,11 @@ function readKubeconfig(file: string): RawKubeconfig {
   if (typeof d['current-context'] === 'string') cfg['current-context'] = d['current-context'];
   for (const c of cfg.clusters) absolutise(c.cluster as Record<string, unknown>, ['certificate-authority'], base);
   for (const u of cfg.users) absolutise(u.user as Record<string, unknown>, ['client-certificate', 'client-key', 'tokenFile'], base);
+  // a relative exec command with a path ("./bin/auth") is relative to the kubeconfig, like kubectl
+  for (const u of cfg.users) {
+    const exec = (u.user as { exec?: { command?: unknown } } | undefined)?.exec;
+    if (exec && typeof exec.command === 'string' && exec.command.includes('/') && !isAbsolute(exec.command)) exec.command = join(base, exec.command);
+  }
   return cfg;
 }
 
@@ -155,6 +169,13 @@ export function resolveConfig(flags: ConnectionFlags, env = process.env, saDir =
   if (!cluster) throw new InputError(`cluster "${clusterName ?? ''}" (context "${contextName ?? ''}") does not exist in the kubeconfig`);
   const server = (cluster.cluster as Record<string, unknown> | undefined)?.server;
   if (typeof server !== 'string' || server === '') throw new InputError(`cluster "${cluster.name}" has no server URL in the kubeconfig`);
+  let url: URL | undefined;
+  try {
+    url = new URL(server);
+  } catch { /* reported below */ }
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+    throw new InputError(`cluster "${cluster.name}": server "${server}" is not an http(s) URL`, 'the kubeconfig server must look like https://host:6443');
+  }
   const user = merged.users.find((u) => u.name === userName) ?? { name: userName ?? 'anonymous', user: {} };
   if (userName && !merged.users.some((u) => u.name === userName)) {
     throw new InputError(`user "${userName}" does not exist in the kubeconfig`);

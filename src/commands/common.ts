@@ -1,5 +1,6 @@
 // Shared by commands: global flags, getting a snapshot (from files or from the cluster), output.
 import { EXIT, InputError } from '../errors.js';
+import { onInterrupt } from '../lifecycle.js';
 import { SEVERITY_RANK, type Need } from '../model.js';
 import { wantColor, makeStyle, type Style } from '../render/style.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
@@ -13,17 +14,18 @@ export interface GlobalArgs {
   'all-namespaces'?: boolean;
   output: 'table' | 'json' | 'yaml';
   'request-timeout'?: string;
+  deadline?: string;
   color?: boolean;
   'fail-on': 'none' | 'warning' | 'error';
   verbose?: boolean;
   snapshot?: string;
 }
 
-/** kubectl-style duration: "30", "30s", "1m", "500ms", "0" (no timeout). */
-export function parseDuration(s: string | undefined, fallbackMs: number): number {
+/** kubectl-style duration: "30", "30s", "1m", "500ms", "0" (no limit). flag names the option in errors. */
+export function parseDuration(s: string | undefined, fallbackMs: number, flag = '--request-timeout'): number {
   if (s === undefined || s === '') return fallbackMs;
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(s.trim());
-  if (!m) throw new InputError(`invalid --request-timeout "${s}" (use e.g. 30s, 1m, 500ms, or 0 for none)`);
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(String(s).trim());
+  if (!m) throw new InputError(`invalid ${flag} "${s}" (use e.g. 30s, 1m, 500ms, or 0 for none)`);
   const n = Number(m[1]);
   const ms = n * ({ ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] ?? 's'] ?? 1000);
   return ms === 0 ? 24 * 3_600_000 : ms;
@@ -45,16 +47,23 @@ export function stdoutStyle(args: GlobalArgs): Style {
 export interface Acquired {
   snap: Snapshot;
   source: { type: 'cluster' | 'snapshot'; context?: string; server?: string; path?: string; capturedAt?: string; namespace?: string };
-  requests?: number;
 }
 
-/** Spinner on stderr, only when stderr is a TTY and not verbose (the request log would garble it). */
+const DEFAULT_CLIENT_TIMEOUT_MS = 30_000;
+
+/** Spinner on stderr, only on a real terminal of sane width (a 0-column terminal made ora redraw in a
+ *  tight loop), never when verbose (the request log would garble it). It leaves stdin alone, and
+ *  Ctrl-C stops it (lifecycle.ts). */
 async function spinner(args: GlobalArgs): Promise<{ text(t: string): void; stop(): void }> {
-  if (!process.stderr.isTTY || args.verbose || args.output !== 'table') return { text: () => {}, stop: () => {} };
+  const none = { text: () => {}, stop: () => {} };
+  if (!process.stderr.isTTY || args.verbose || args.output !== 'table' || !((process.stderr.columns ?? 0) >= 20)) return none;
   const { default: ora } = await import('ora');
-  const sp = ora({ stream: process.stderr, text: 'connecting' }).start();
-  return { text: (t) => { sp.text = `fetching ${t}`; }, stop: () => sp.stop() };
+  const sp = ora({ stream: process.stderr, text: 'connecting', discardStdin: false, hideCursor: false }).start();
+  const unregister = onInterrupt(() => sp.stop());
+  return { text: (t) => { sp.text = `fetching ${t}`; }, stop: () => { unregister(); sp.stop(); } };
 }
+
+export const DEFAULT_DEADLINE_MS = 30_000;
 
 export async function acquire(args: GlobalArgs & { deep?: boolean }, needs: Need[], extra: { allTypes?: boolean } = {}): Promise<Acquired> {
   const namespace = scopeNamespace(args);
@@ -64,17 +73,20 @@ export async function acquire(args: GlobalArgs & { deep?: boolean }, needs: Need
     const scoped = namespace ? snap.scoped(namespace) : snap;
     return { snap: scoped, source: { type: 'snapshot', path: args.snapshot, capturedAt: snap.header.capturedAt, context: snap.header.context, namespace } };
   }
+  const timeoutMs = parseDuration(args['request-timeout'], DEFAULT_CLIENT_TIMEOUT_MS);
+  const { Deadline } = await import('../cluster/deadline.js');
+  const deadline = new Deadline(parseDuration(args.deadline, DEFAULT_DEADLINE_MS, '--deadline'));
   const { resolveConfig } = await import('../cluster/kubeconfig.js');
   const cfg = resolveConfig({ kubeconfig: args.kubeconfig, context: args.context, cluster: args.cluster, user: args.user, namespace: args.namespace });
   const { connect } = await import('../cluster/connect.js');
   const { DEFAULT_CLIENT_OPTIONS } = await import('../cluster/client.js');
   const { fetchSnapshot } = await import('../cluster/fetch.js');
   const log = args.verbose ? (l: string) => process.stderr.write(`${l}\n`) : undefined;
-  const client = await connect(cfg, { ...DEFAULT_CLIENT_OPTIONS, timeoutMs: parseDuration(args['request-timeout'], DEFAULT_CLIENT_OPTIONS.timeoutMs), log });
+  const client = await connect(cfg, { ...DEFAULT_CLIENT_OPTIONS, timeoutMs, deadline, log });
   const sp = await spinner(args);
   try {
     const snap = await fetchSnapshot(client, needs, { namespace, contextName: cfg.contextName, server: cfg.server, progress: sp.text, kubeletDNS: Boolean(args.deep), allTypes: extra.allTypes });
-    return { snap, source: { type: 'cluster', context: cfg.contextName, server: cfg.server, namespace }, requests: client.requests.length };
+    return { snap, source: { type: 'cluster', context: cfg.contextName, server: cfg.server, namespace } };
   } finally {
     sp.stop();
     client.close();

@@ -7,15 +7,9 @@ import { cleanupPlan } from '../orphans/plan.js';
 import { scanOrphans } from '../orphans/scan.js';
 import { REPORT_API_VERSION } from '../render/report.js';
 import { acquire, exitFor, stdoutStyle, type GlobalArgs } from './common.js';
-import { columns } from '../render/table.js';
+import { renderOrphans } from '../render/orphans.js';
 import { printStructured } from './output.js';
 import { evidenceTime } from '../checks/run.js';
-
-const age = (iso: string | undefined, now: Date): string => {
-  if (!iso) return '?';
-  const s = Math.max(0, (now.getTime() - Date.parse(iso)) / 1000);
-  return s < 3600 ? `${Math.round(s / 60)}m` : s < 172800 ? `${Math.round(s / 3600)}h` : `${Math.round(s / 86400)}d`;
-};
 
 export async function orphans(args: GlobalArgs & { 'cleanup-plan'?: boolean; 'list-only'?: boolean }): Promise<number> {
   if (args['list-only']) {
@@ -36,40 +30,6 @@ export async function orphans(args: GlobalArgs & { 'cleanup-plan'?: boolean; 'li
     await printStructured({ apiVersion: REPORT_API_VERSION, kind: 'OrphanReport', source, ...rep }, args.output);
     return code;
   }
-  const s = stdoutStyle(args);
-  const L: string[] = [];
-  const src = source.type === 'snapshot' ? `snapshot ${source.path}` : `context ${source.context}`;
-  L.push(s.bold('kubectl arch orphans') + s.dim(` — ${src}${source.namespace ? `, namespace ${source.namespace}` : ''}, ${rep.scanned} objects scanned`), '');
-  L.push(`  Argo CD  ${rep.argo.visible ? `${rep.argo.apps} Applications${rep.argo.namespace ? ` in ${rep.argo.namespace}` : ''} (tracking method ${rep.argo.trackingMethod}, label ${rep.argo.instanceLabelKey}${rep.argo.installationID ? `, installationID ${rep.argo.installationID}` : ''})` : `not visible: ${rep.argo.reason}`}`);
-  L.push(`  Flux     ${rep.flux.visible ? `${rep.flux.kustomizations} Kustomizations, ${rep.flux.helmReleases} HelmReleases` : `not visible: ${rep.flux.reason}`}`, '');
-  if (rep.groups.length === 0) L.push(s.green('No objects of deleted GitOps owners found.'), '');
-  for (const g of rep.groups) {
-    const f = groupFinding(g);
-    L.push(`${s.sev(f.severity, f.severity.toUpperCase())} ${s.bold(f.title.replace(/ — still .*$/, ''))}${g.liveness.servingTraffic ? s.sev('error', '  STILL SERVING TRAFFIC') : g.liveness.runningPods ? s.yellow('  still running') : ''}`);
-    L.push(`    confidence ${g.confidence} (${g.signals.join(', ')}); oldest object ${age(g.oldest, now)} old`);
-    L.push(`    liveness: ${g.liveness.summary}`);
-    L.push(...columns([['KIND', 'NAMESPACE', 'NAME', 'SIGNAL', 'AGE'], ...g.objects.map((o) => [o.kind, o.namespace ?? '(cluster)', o.name, o.signal, age(o.created, now)])], { indent: '    ', maxWidth: 80 }));
-    L.push('');
-  }
-  if (rep.kept.length) {
-    L.push(s.bold('Kept on purpose (not orphans)'));
-    for (const k of rep.kept) L.push(`    ${k.kind} ${k.namespace ? k.namespace + '/' : ''}${k.name} — ${k.reason} (owner ${k.owner} is gone)`);
-    L.push('');
-  }
-  if (rep.risks.length) {
-    L.push(s.bold('At risk: live Applications whose deletion would orphan their resources'));
-    for (const r of rep.risks) L.push(`    Application ${r.app.namespace}/${r.app.name}: no cascading finalizer, ${r.trackedObjects} tracked objects${r.children?.length ? `; parent of ${r.children.join(', ')}` : ''}`);
-    L.push('');
-  }
-  if (rep.dangling.length) {
-    L.push(s.bold('Dangling ownerReferences'));
-    for (const d of rep.dangling.slice(0, 20)) L.push(`    ${d.kind} ${d.namespace ? d.namespace + '/' : ''}${d.name} → ${d.ownerKind} ${d.ownerName} (uid ${d.ownerUid}) no longer exists`);
-    if (rep.dangling.length > 20) L.push(`    … and ${rep.dangling.length - 20} more (-o json for all)`);
-    L.push('');
-  }
-  if (rep.ignoredCopiedAnnotations) L.push(s.dim(`ignored ${rep.ignoredCopiedAnnotations} copied tracking annotation(s) that do not match their object`));
-  for (const n of rep.notes) L.push(s.dim(`note: ${n}`));
-  if (rep.groups.length) L.push('', 'Cleanup commands for review: kubectl arch orphans --cleanup-plan');
-  process.stdout.write(L.join('\n') + '\n');
+  process.stdout.write(renderOrphans(rep, source, stdoutStyle(args), now));
   return code;
 }

@@ -116,7 +116,8 @@ export async function probeEtcd(o: ProbeOptions): Promise<ProbeResult> {
   let rawMembers: RawMember[] = [];
   let clusterId: string | undefined;
   let alarms: ProbeResult['alarms'] = [];
-  let alarmsError: string | undefined;
+  // alarms are unknown until an endpoint answers the alarm RPC
+  let alarmsError: string | undefined = answering.length ? undefined : 'no endpoint answered';
   for (const e of answering) {
     try {
       const ml = await call<{ header?: { cluster_id?: string }; members?: RawMember[] }>(e.endpoint, 'memberList', tls, o.timeoutMs);

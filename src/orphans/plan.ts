@@ -1,6 +1,7 @@
 // --cleanup-plan: the kubectl delete commands a human can review and run, in a safe order.
 // Printed, never run. Workloads first (stop the pods), then what routes traffic to them, then
 // config, then namespaced storage, then cluster-scoped objects, PVs last with their data called out.
+import { termSafeDeep } from '../render/safe.js';
 import type { OrphanGroup } from './scan.js';
 
 const ORDER: Record<string, number> = {
@@ -24,7 +25,9 @@ const resourceArg = (kind: string, apiVersion: string | undefined): string => {
   return g ? `${kind.toLowerCase()}.${g}` : kind.toLowerCase();
 };
 
-export function cleanupPlan(groups: OrphanGroup[]): string {
+export function cleanupPlan(found: OrphanGroup[]): string {
+  // a shell script for a human: a newline or escape in an owner name must not become a command
+  const groups = termSafeDeep(found, false);
   const lines = ['# kubectl-arch cleanup plan — review before running; kubectl-arch never runs it.', '# Order: workloads, then routes and Services, then config, then storage, then cluster-scoped objects.'];
   for (const g of groups) {
     lines.push('', `# ${g.owner.tool} ${g.owner.kind} ${g.owner.namespace ? g.owner.namespace + '/' : ''}${g.owner.name} (gone) — confidence ${g.confidence} (${g.signals.join(', ')}) — ${g.liveness.summary}`);

@@ -3,6 +3,7 @@ import { refText, type CheckResult, type Finding, SEVERITY_RANK } from '../model
 import type { Fingerprint } from '../fingerprint.js';
 import { orderChecks, type Report } from './report.js';
 import type { Style } from './style.js';
+import { termSafe, termSafeDeep } from './safe.js';
 
 const SEV_LABEL = { critical: 'CRITICAL', error: 'ERROR', warning: 'WARNING', info: 'INFO' } as const;
 
@@ -23,6 +24,7 @@ export function renderFingerprint(fp: Fingerprint, s: Style): string[] {
   return lines;
 }
 
+/** Everything below comes from the cluster or a file: escaped, one line per string except messages. */
 function renderFinding(f: Finding, s: Style): string[] {
   const mark = s.color ? { critical: '✖', error: '✖', warning: '▲', info: 'ℹ' }[f.severity] : '-';
   const out = [`  ${mark} ${s.sev(f.severity, SEV_LABEL[f.severity])} ${s.dim(f.code)}  ${s.bold(f.title)}`];
@@ -53,7 +55,10 @@ function renderCheck(c: CheckResult, s: Style): string[] {
   return out;
 }
 
-export function renderText(r: Report, s: Style): string {
+export function renderText(report: Report, s: Style): string {
+  // messages keep their line breaks (each line is indented below its finding); every other string is one line
+  const r: Report = { ...termSafeDeep(report, false), checks: report.checks.map((c) => ({ ...termSafeDeep(c, false),
+    findings: c.findings.map((f) => ({ ...termSafeDeep(f, false), message: termSafe(f.message, true) })) })) };
   const src = r.source.type === 'snapshot'
     ? `snapshot ${r.source.path}${r.source.capturedAt ? `, captured ${r.source.capturedAt}` : ''}`
     : `context ${r.source.context ?? '?'} (${r.source.server ?? '?'})`;

@@ -1,14 +1,28 @@
 // Load a snapshot from files: our own `kubectl arch snapshot` output, or plain `kubectl get -o yaml|json`
 // output (a List, multi-document YAML, or a directory of such files). All or nothing: a malformed file
 // raises an InputError naming the file and line, and no half-loaded snapshot escapes.
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+//
+// Hostile or damaged input is bounded: YAML is read in chunks and parsed one document at a time (a
+// large snapshot never exists as one parse tree), aliases are capped and their expansion measured (an
+// alias bomb is rejected, not expanded), objects are checked for the shapes checks read, duplicates are
+// counted once, and a snapshot whose header promises an end marker without one (an interrupted write)
+// is rejected instead of loading as an empty, "healthy" cluster.
+import { closeSync, openSync, readSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadAll } from 'js-yaml';
+import { load } from 'js-yaml';
 import { InputError } from '../errors.js';
 import type { KObject } from '../model.js';
-import { Snapshot, SNAPSHOT_API_VERSION, type SnapshotHeader } from './snapshot.js';
+import { Snapshot, SNAPSHOT_API_VERSION, SNAPSHOT_END_KIND, type SnapshotHeader } from './snapshot.js';
+import { shapeProblem } from './validate.js';
 
 const SNAPSHOT_EXT = /\.(ya?ml|json)$/i;
+/** JSON cannot be parsed in pieces; V8 strings stop at ~512 MiB. */
+export const MAX_JSON_BYTES = 400 * 1024 * 1024;
+/** Aliases per YAML document (kubectl never writes any; a person may write a few). */
+const MAX_ALIASES = 200;
+/** Nodes an alias-using document may expand to, beyond its own size. */
+const MAX_EXPANDED_NODES = 1_000_000;
+const CHUNK = 1 << 20;
 
 export function snapshotFiles(path: string): string[] {
   let st;
@@ -37,51 +51,146 @@ function lineOfOffset(text: string, offset: number): number {
   return line;
 }
 
-/** Start line (1-based) of each YAML document, for error messages about a document's content. */
-function docStartLines(text: string): number[] {
-  const lines = [1];
-  const re = /^---/gm;
-  let m: RegExpExecArray | null;
-  let first = true;
-  while ((m = re.exec(text))) {
-    const line = lineOfOffset(text, m.index);
-    if (first && text.slice(0, m.index).trim() === '') lines[0] = line;
-    else lines.push(line);
-    first = false;
+interface Doc { text: string; line: number }
+
+/**
+ * YAML documents of a file, read in chunks. A line starting with `---` or `...` ends a document:
+ * YAML forbids such lines inside content, so the split is the one a YAML parser makes.
+ */
+function* yamlDocuments(file: string): Generator<Doc> {
+  const fd = openSync(file, 'r');
+  try {
+    const buf = Buffer.alloc(CHUNK);
+    let pending = '';
+    let cur: string[] = [];
+    let curLine = 1;
+    let lineNo = 0;
+    let first = true;
+    const emit = (): Doc | null => {
+      const text = cur.join('\n');
+      cur = [];
+      return text.trim() === '' ? null : { text, line: curLine };
+    };
+    const decoder = new TextDecoder('utf-8');
+    for (;;) {
+      const n = readSync(fd, buf, 0, CHUNK, null);
+      let chunk = n > 0 ? decoder.decode(buf.subarray(0, n), { stream: true }) : decoder.decode();
+      if (first) {
+        chunk = chunk.replace(/^\uFEFF/, '');
+        first = false;
+      }
+      pending += chunk;
+      const lines = pending.split('\n');
+      pending = n > 0 ? lines.pop()! : '';
+      for (const l of lines) {
+        lineNo++;
+        if (l.startsWith('---') || l.startsWith('...')) {
+          const d = emit();
+          if (d) yield d;
+          curLine = lineNo;
+          // `--- {inline: content}` starts the next document on the marker line
+          const rest = l.startsWith('---') ? l.slice(3) : '';
+          if (rest.trim() && !rest.trim().startsWith('#')) cur.push(' '.repeat(3) + rest);
+          else cur.push('');
+          continue;
+        }
+        if (cur.length === 0) curLine = lineNo;
+        cur.push(l);
+      }
+      if (n <= 0) break;
+    }
+    const d = emit();
+    if (d) yield d;
+  } finally {
+    closeSync(fd);
   }
-  return lines;
 }
 
-function parseFile(file: string): { docs: unknown[]; lines: number[] } {
-  const text = readFileSync(file, 'utf8');
-  const trimmed = text.trimStart();
-  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
-    try {
-      return { docs: [JSON.parse(text)], lines: [1] };
-    } catch (e) {
-      const msg = (e as Error).message.split('\n')[0] ?? '';
-      const pos = /position (\d+)/.exec(msg);
-      const lm = /line (\d+)/.exec(msg);
-      let line = lm ? Number(lm[1]) : pos ? lineOfOffset(text, Number(pos[1])) : 0;
-      if (!line) {
-        // V8 quotes the text around the error instead of giving a position: find that text
-        // (up to 10 characters before the error, marked with "..." when cut)
-        const ctx = /"(\.\.\.)?([\s\S]*?)(?:\.\.\.)?" is not valid JSON/.exec((e as Error).message);
-        const at = ctx && ctx[2] ? text.indexOf(ctx[2]) : -1;
-        if (at >= 0) line = lineOfOffset(text, at + (ctx![1] ? 10 : 0));
-      }
-      throw new InputError(`${file}:${line || lineOfOffset(text, text.length)}: malformed JSON: ${msg}`);
-    }
+/** Nodes a value expands to when every alias is copied; stops counting past limit. */
+function expandedSize(v: unknown, limit: number, memo = new Map<object, number>()): number {
+  if (v === null || typeof v !== 'object') return 1;
+  const m = memo.get(v);
+  if (m !== undefined) return m;
+  memo.set(v, 1); // cycles (recursive aliases) count once
+  let n = 1;
+  for (const x of Array.isArray(v) ? v : Object.values(v)) {
+    n += expandedSize(x, limit, memo);
+    if (n > limit) break;
   }
+  memo.set(v, n);
+  return n;
+}
+
+function parseYamlDoc(file: string, d: Doc): unknown {
   try {
-    const docs: unknown[] = [];
-    loadAll(text, (d) => docs.push(d));
-    return { docs, lines: docStartLines(text) };
+    // a document that is plain JSON (our saver's fallback for huge values) parses without recursion limits
+    const t = d.text.trimStart();
+    if (t.startsWith('{')) {
+      try {
+        return JSON.parse(d.text);
+      } catch { /* not JSON after all: YAML flow mapping */ }
+    }
+    const v = load(d.text, { maxAliases: MAX_ALIASES });
+    if (d.text.includes('*') && expandedSize(v, MAX_EXPANDED_NODES + d.text.length) > MAX_EXPANDED_NODES + d.text.length) {
+      throw new InputError(`${file}:${d.line}: YAML aliases expand to more than ${MAX_EXPANDED_NODES} nodes (an alias bomb?); kubectl never writes aliases`);
+    }
+    return v;
   } catch (e) {
+    if (e instanceof InputError) throw e;
     const ye = e as { mark?: { line?: number }; line?: number; reason?: string; message: string };
-    const line = (ye.mark?.line ?? ye.line ?? 0) + 1;
+    if (e instanceof RangeError) throw new InputError(`${file}:${d.line}: document nests too deeply to read`);
+    const line = d.line + (ye.mark?.line ?? ye.line ?? 0);
     throw new InputError(`${file}:${line}: malformed YAML: ${ye.reason ?? ye.message.split('\n')[0]}`);
   }
+}
+
+function parseJsonFile(file: string, size: number): Doc & { value: unknown } {
+  if (size > MAX_JSON_BYTES) {
+    throw new InputError(`${file}: ${Math.round(size / 1048576)} MiB of JSON is more than can be read at once (limit ${MAX_JSON_BYTES / 1048576} MiB)`,
+      'save large snapshots as YAML (kubectl arch snapshot without -o json), which is read one document at a time');
+  }
+  const fd = openSync(file, 'r');
+  let text: string;
+  try {
+    const b = Buffer.alloc(size);
+    let off = 0;
+    while (off < size) {
+      const n = readSync(fd, b, off, size - off, null);
+      if (n <= 0) break;
+      off += n;
+    }
+    text = b.subarray(0, off).toString('utf8').replace(/^\uFEFF/, '');
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    return { text: '', line: 1, value: JSON.parse(text) };
+  } catch (e) {
+    const msg = (e as Error).message.split('\n')[0] ?? '';
+    if (e instanceof RangeError) throw new InputError(`${file}: JSON nests too deeply to read`);
+    const pos = /position (\d+)/.exec(msg);
+    const lm = /line (\d+)/.exec(msg);
+    let line = lm ? Number(lm[1]) : pos ? lineOfOffset(text, Number(pos[1])) : 0;
+    if (!line) {
+      // V8 quotes the text around the error instead of giving a position: find that text
+      // (up to 10 characters before the error, marked with "..." when cut)
+      const ctx = /"(\.\.\.)?([\s\S]*?)(?:\.\.\.)?" is not valid JSON/.exec((e as Error).message);
+      const at = ctx && ctx[2] ? text.indexOf(ctx[2]) : -1;
+      if (at >= 0) line = lineOfOffset(text, at + (ctx![1] ? 10 : 0));
+    }
+    throw new InputError(`${file}:${line || lineOfOffset(text, text.length)}: malformed JSON: ${msg}`);
+  }
+}
+
+/** The parsed documents of one file, with the line each starts on. */
+function* fileDocuments(file: string): Generator<{ value: unknown; line: number }> {
+  // .json files are one JSON text; YAML files are split into documents, each of which may be JSON
+  if (/\.json$/i.test(file)) {
+    const j = parseJsonFile(file, statSync(file).size);
+    yield { value: j.value, line: 1 };
+    return;
+  }
+  for (const d of yamlDocuments(file)) yield { value: parseYamlDoc(file, d), line: d.line };
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -94,25 +203,43 @@ export function loadSnapshot(path: string): Snapshot {
   const objects: KObject[] = [];
   const emptyLists: Array<{ group: string; kind: string }> = [];
   for (const file of files) {
-    const { docs, lines } = parseFile(file);
-    docs.forEach((doc, i) => {
-      const where = `${file}:${lines[i] ?? 1}`;
-      if (doc === null || doc === undefined) return;
+    let promisesEnd = false;
+    let sawEnd = false;
+    for (const { value: doc, line } of fileDocuments(file)) {
+      const where = `${file}:${line}`;
+      if (doc === null || doc === undefined) continue;
       if (!isObject(doc)) throw new InputError(`${where}: expected a Kubernetes object or List, found ${Array.isArray(doc) ? 'an array' : typeof doc}`);
       const takeHeader = (h: Record<string, unknown>, at: string): void => {
         if (h.apiVersion !== SNAPSHOT_API_VERSION) {
           throw new InputError(`${at}: unsupported snapshot header apiVersion ${String(h.apiVersion)} (this version reads ${SNAPSHOT_API_VERSION})`);
         }
-        header = { ...(header ?? {}), ...(h as Partial<SnapshotHeader>) };
+        for (const k of ['captured', 'unavailable'] as const) {
+          if (h[k] !== undefined && !Array.isArray(h[k])) throw new InputError(`${at}: snapshot header field ${k} must be a list`);
+        }
+        if (h.endMarker === true) promisesEnd = true;
+        const { endMarker: _e, apiVersion: _a, kind: _k, ...rest } = h;
+        header = { ...(header ?? {}), ...(rest as Partial<SnapshotHeader>) };
       };
-      if (doc.kind === 'SnapshotHeader') return takeHeader(doc, where);
       const add = (o: unknown, at: string): void => {
         if (isObject(o) && o.kind === 'SnapshotHeader') return takeHeader(o, at);
+        if (isObject(o) && o.kind === SNAPSHOT_END_KIND && o.apiVersion === SNAPSHOT_API_VERSION) {
+          sawEnd = true;
+          return;
+        }
         if (!isObject(o) || typeof o.kind !== 'string' || !isObject(o.metadata) || typeof o.metadata.name !== 'string') {
           throw new InputError(`${at}: not a Kubernetes object (needs kind and metadata.name)`);
         }
+        const problem = shapeProblem(o);
+        if (problem) {
+          const ns = isObject(o.metadata) && typeof o.metadata.namespace === 'string' ? `${o.metadata.namespace}/` : '';
+          throw new InputError(`${at}: ${o.kind} ${ns}${String((o.metadata as Record<string, unknown>).name)}: ${problem}`);
+        }
         objects.push(o as KObject);
       };
+      if (doc.kind === 'SnapshotHeader') {
+        takeHeader(doc, where);
+        continue;
+      }
       if (typeof doc.kind === 'string' && doc.kind.endsWith('List') && Array.isArray(doc.items)) {
         const items = doc.items as unknown[];
         items.forEach((it, j) => add(it, `${where} (item ${j})`));
@@ -122,10 +249,14 @@ export function loadSnapshot(path: string): Snapshot {
           const dot = listOf.indexOf('.');
           emptyLists.push(dot < 0 ? { group: '', kind: listOf } : { group: listOf.slice(dot + 1), kind: listOf.slice(0, dot) });
         }
-        return;
+        continue;
       }
       add(doc, where);
-    });
+    }
+    if (promisesEnd && !sawEnd) {
+      throw new InputError(`${file}: incomplete snapshot: the end marker is missing (the capture was interrupted or the file was cut)`,
+        'capture it again with kubectl arch snapshot');
+    }
   }
   const snap = new Snapshot(header);
   snap.headerless = header === undefined;

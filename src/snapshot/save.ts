@@ -1,24 +1,32 @@
-// Serialise a snapshot as standard Kubernetes YAML: a header document, then one `List` per type.
-// Written as a stream of documents so a large cluster does not need one giant string.
+// Serialise a snapshot as standard Kubernetes YAML: a header document, then one document per
+// object, then an end marker. Written as a stream of documents so a large cluster never becomes one
+// giant string, and read back one document at a time. A document js-yaml cannot write (a scalar of
+// several MB overflows its stack) is written as JSON, which is valid YAML. If the process dies mid-way
+// the end marker is missing and the loader rejects the file instead of reading a partial cluster.
 import { dump } from 'js-yaml';
-import { gkKey, groupOf } from '../model.js';
-import { Snapshot, SNAPSHOT_API_VERSION } from './snapshot.js';
+import { Snapshot, SNAPSHOT_API_VERSION, SNAPSHOT_END_KIND } from './snapshot.js';
+
+function yamlDoc(v: unknown): string {
+  try {
+    return dump(v, { lineWidth: -1, noRefs: true });
+  } catch {
+    return JSON.stringify(v) + '\n';
+  }
+}
 
 export function* snapshotDocuments(snap: Snapshot, format: 'yaml' | 'json'): Generator<string> {
-  const header = { apiVersion: SNAPSHOT_API_VERSION, kind: 'SnapshotHeader', ...snap.finalHeader() };
+  const header = { apiVersion: SNAPSHOT_API_VERSION, kind: 'SnapshotHeader', endMarker: true, ...snap.finalHeader() };
   const lists = snap.lists().sort(([a], [b]) => a.localeCompare(b));
+  const end = { apiVersion: SNAPSHOT_API_VERSION, kind: SNAPSHOT_END_KIND, objects: snap.count() };
   if (format === 'json') {
-    // one JSON List holding everything; the header rides along as the first item's sibling field
+    // one JSON List holding everything; the header and the end marker ride along as items
     yield '{"apiVersion":"v1","kind":"List","metadata":{},"items":[\n';
     yield JSON.stringify(header);
     for (const [, items] of lists) for (const o of items) yield ',\n' + JSON.stringify(o);
-    yield '\n]}\n';
+    yield ',\n' + JSON.stringify(end) + '\n]}\n';
     return;
   }
-  yield dump(header, { lineWidth: -1 });
-  for (const [key, items] of lists) {
-    const first = items[0];
-    const listKind = first ? gkKey(groupOf(first.apiVersion), first.kind ?? '') : key;
-    yield '---\n' + dump({ apiVersion: 'v1', kind: 'List', metadata: { 'kubectl-arch/kind': listKind }, items }, { lineWidth: -1, noRefs: true });
-  }
+  yield yamlDoc(header);
+  for (const [, items] of lists) for (const o of items) yield '---\n' + yamlDoc(o);
+  yield '---\n' + yamlDoc(end);
 }

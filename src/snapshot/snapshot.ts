@@ -3,6 +3,8 @@
 import { gkKey, groupOf, type KObject, type Need, type Unavailable } from '../model.js';
 
 export const SNAPSHOT_API_VERSION = 'kubectl-arch/v1';
+/** The last document of a saved snapshot: without it, the file was cut (an interrupted capture). */
+export const SNAPSHOT_END_KIND = 'SnapshotEnd';
 
 export interface ServerVersion {
   major?: string;
@@ -25,6 +27,11 @@ export interface SnapshotHeader {
   /** Every listable type was captured (discovery), so the orphan scan saw everything visible. */
   allTypes?: boolean;
   discoveryErrors?: string[];
+  /** Lists were served from the API server's watch cache (resourceVersion=0) because its readiness
+   *  failed (etcd down): the data may be stale. */
+  fromCache?: boolean;
+  /** Objects whose bodies a check reads but whose GET failed (only their metadata is here). */
+  unreadBodies?: Array<{ kind: string; namespace?: string; name: string; reason: string }>;
   /** Namespace the capture was limited to, if any. */
   namespace?: string;
   /** Types that were listed (possibly empty); distinguishes "none exist" from "not captured". */
@@ -37,8 +44,11 @@ export class Snapshot {
   private readonly byKind = new Map<string, KObject[]>();
   private readonly captured = new Set<string>();
   private readonly missing = new Map<string, Unavailable>();
+  private readonly keys = new Set<string>();
   /** True when loaded from files that had no kubectl-arch header (plain kubectl output). */
   headerless = false;
+  /** Objects given more than once in files (same type, namespace and name), counted once. */
+  duplicates = 0;
 
   constructor(header?: Partial<SnapshotHeader>) {
     this.header = { captured: [], unavailable: [], ...header };
@@ -59,10 +69,18 @@ export class Snapshot {
     }
   }
 
-  /** Add one object of any type (from a file); its type counts as captured. */
+  /** Add one object of any type (from a file); its type counts as captured. The same object given
+   *  twice (e.g. two captures concatenated) is kept once: counting it twice would invent members. */
   addObject(o: KObject): void {
     if (!o.kind) return;
-    this.addList(groupOf(o.apiVersion), o.kind, [o]);
+    const g = groupOf(o.apiVersion);
+    const key = `${gkKey(g, o.kind)}\u0000${o.metadata.namespace ?? ''}\u0000${o.metadata.name}`;
+    if (this.keys.has(key)) {
+      this.duplicates++;
+      return;
+    }
+    this.keys.add(key);
+    this.addList(g, o.kind, [o]);
   }
 
   markUnavailable(u: Unavailable): void {

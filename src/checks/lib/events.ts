@@ -1,6 +1,7 @@
 // Normalise core/v1 and events.k8s.io/v1 Events into one shape, deduplicated (the two APIs
 // show the same stored objects).
 import type { KObject } from '../../model.js';
+export { human } from '../../lib/time.js';
 
 export interface NormEvent {
   uid: string;
@@ -90,14 +91,4 @@ export function cadence(count: number, first: number | undefined, last: number |
     loop,
     live: loop && ago !== undefined && ago <= LIVE_WINDOW_MS,
   };
-}
-
-export function human(seconds: number | undefined): string {
-  if (seconds === undefined) return 'unknown';
-  if (seconds < 90) return `${seconds}s`;
-  const m = Math.round(seconds / 60);
-  if (m < 90) return `${m} min`;
-  const h = seconds / 3600;
-  if (h < 48) return `${Number.isInteger(Math.round(h * 10) / 10) ? Math.round(h) : (Math.round(h * 10) / 10)} h`;
-  return `${Math.round(h / 24)} days`;
 }
