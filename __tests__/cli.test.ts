@@ -1,10 +1,10 @@
 // The built CLI, run as a process: flags, exit codes, output formats, and the real kubectl plugin path.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EXAMPLE, EXAMPLE_TYPES, exampleObjects } from './helpers/fixtures.js';
-import { arch, BIN, KUBECTL, kubectl, run } from './helpers/run.js';
+import { arch, BIN, KUBECTL, kubectl, ROOT, run } from './helpers/run.js';
 import { startTestApiServer, type TestApiServer } from './helpers/testApiServer.js';
 
 let srv: TestApiServer;
@@ -26,6 +26,14 @@ describe('CLI basics', () => {
     expect(h.code).toBe(0);
     for (const c of ['doctor', 'snapshot', 'explain', 'version', '--kubeconfig', '--context', '--fail-on', '--snapshot', 'Exit codes']) expect(h.stdout).toContain(c);
     expect(h.stdout).toContain('kubectl arch <command>');
+  });
+
+  test('rbac prints the shipped read-only ClusterRoles, embedded in the binary', async () => {
+    const r = await arch(['rbac']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(readFileSync(join(ROOT, 'deploy/clusterrole.yaml'), 'utf8'));
+    expect(r.stdout).toContain('name: kubectl-arch-reader');
+    expect(r.stdout).not.toMatch(/^\s*verbs:.*\b(create|update|patch|delete)\b/m);
   });
 
   test('bad usage exits 2 with a hint', async () => {

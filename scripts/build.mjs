@@ -21,6 +21,7 @@ await build({
   minifySyntax: true,
   legalComments: 'none',
   logLevel: 'warning',
+  loader: { '.yaml': 'text' },
   define: { __VERSION__: JSON.stringify(pkg.version) },
   // some CommonJS dependencies call require() for Node built-ins
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },

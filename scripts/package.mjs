@@ -19,7 +19,7 @@ mkdirSync(OUT, { recursive: true });
 // 1. one CommonJS file (SEA runs a CommonJS main; nothing is loaded from disk at run time)
 await build({
   entryPoints: ['src/sea.ts'], outfile: join(WORK, 'kubectl-arch.cjs'), bundle: true, platform: 'node', format: 'cjs', target: 'node24',
-  minifySyntax: true, legalComments: 'none', logLevel: 'warning',
+  minifySyntax: true, legalComments: 'none', logLevel: 'warning', loader: { '.yaml': 'text' },
   define: { __VERSION__: JSON.stringify(pkg.version), 'import.meta.url': '__kubectl_arch_url' },
   banner: { js: "var __kubectl_arch_url = require('node:url').pathToFileURL(__filename).href;" },
 });

@@ -60,6 +60,8 @@ export async function main(argv = hideBin(process.argv)): Promise<number> {
     .command('explain [id]', 'Explain a check or finding code (what, why, how to fix); no id lists the checks', (y) => y
       .positional('id', { type: 'string', describe: 'check id or finding code' }),
     run(async () => (await import('./commands/explain.js')).explain))
+    .command('rbac', 'Print the read-only ClusterRoles to apply (kubectl arch rbac | kubectl apply -f -)', () => {},
+      run(async () => (await import('./commands/rbac.js')).rbac))
     .command('version', 'Print the kubectl-arch version', () => {}, (a) => {
       const out = (a as unknown as GlobalArgs).output;
       process.stdout.write(out === 'json' ? JSON.stringify({ version: VERSION, node: process.version }) + '\n'
