@@ -1,11 +1,11 @@
 // The built CLI, run as a process: flags, exit codes, output formats, and the real kubectl plugin path.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EXAMPLE, EXAMPLE_TYPES, exampleObjects } from './helpers/fixtures.js';
 import { arch, BIN, KUBECTL, kubectl, ROOT, run } from './helpers/run.js';
 import { startTestApiServer, type TestApiServer } from './helpers/testApiServer.js';
+import { tempDir } from './helpers/tmp.js';
 
 let srv: TestApiServer;
 beforeAll(async () => {
@@ -67,7 +67,7 @@ describe('CLI basics', () => {
   });
 
   test('a malformed snapshot exits 2 naming file and line', async () => {
-    const f = join(mkdtempSync(join(tmpdir(), 'ka-')), 'bad.yaml');
+    const f = join(tempDir(), 'bad.yaml');
     writeFileSync(f, 'kind: List\nitems:\n  - {a: [\n');
     const r = await arch(['doctor', '--snapshot', f]);
     expect(r.code).toBe(2);
@@ -124,7 +124,7 @@ describe('against a cluster', () => {
   });
 
   test('unreachable server exits 3 with one line and a hint', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ka-'));
+    const dir = tempDir();
     const kc = join(dir, 'kc');
     writeFileSync(kc, 'apiVersion: v1\nkind: Config\ncurrent-context: x\nclusters:\n- name: x\n  cluster: {server: "https://127.0.0.1:1"}\nusers:\n- name: x\n  user: {token: t}\ncontexts:\n- name: x\n  context: {cluster: x, user: x}\n');
     const r = await arch(['doctor', '--kubeconfig', kc]);
@@ -144,7 +144,7 @@ describe('against a cluster', () => {
   test('snapshot saves what doctor needs; doctor on it gives the same report', async () => {
     const s = await arch(['snapshot', '--kubeconfig', srv.kubeconfigPath]);
     expect(s.code).toBe(0);
-    const f = join(mkdtempSync(join(tmpdir(), 'ka-')), 'cluster.yaml');
+    const f = join(tempDir(), 'cluster.yaml');
     writeFileSync(f, s.stdout);
     const live = JSON.parse((await arch(['doctor', '--kubeconfig', srv.kubeconfigPath, '-o', 'json', '--fail-on', 'none'])).stdout);
     const off = JSON.parse((await arch(['doctor', '--snapshot', f, '-o', 'json', '--fail-on', 'none'])).stdout);

@@ -9,6 +9,7 @@ import type { Need } from '../src/model.js';
 import { R } from '../src/resources.js';
 import { EXAMPLE_TYPES, exampleObjects } from './helpers/fixtures.js';
 import { startTestApiServer, type TestApiServer } from './helpers/testApiServer.js';
+import { tempDir } from './helpers/tmp.js';
 
 let srv: TestApiServer;
 const objects = exampleObjects();
@@ -205,10 +206,9 @@ describe('cluster client', () => {
   });
 
   test('exec credential plugin (client.authentication.k8s.io/v1, kubelogin/aws style) supplies the token', async () => {
-    const { mkdtempSync, writeFileSync, chmodSync } = await import('node:fs');
+    const { writeFileSync, chmodSync } = await import('node:fs');
     const { join } = await import('node:path');
-    const { tmpdir } = await import('node:os');
-    const dir = mkdtempSync(join(tmpdir(), 'ka-exec-'));
+    const dir = tempDir();
     const plugin = join(dir, 'get-token');
     writeFileSync(plugin, `#!/bin/sh\necho '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"${srv.token}"}}'\n`);
     chmodSync(plugin, 0o755);

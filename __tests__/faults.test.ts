@@ -2,8 +2,7 @@
 // server or with crafted files, and what the user sees now.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiClient, DEFAULT_CLIENT_OPTIONS } from '../src/cluster/client.js';
 import { connect } from '../src/cluster/connect.js';
@@ -17,14 +16,10 @@ import type { KObject } from '../src/model.js';
 import { EXAMPLE, EXAMPLE_TYPES, exampleObjects, obj } from './helpers/fixtures.js';
 import { arch, BIN, run } from './helpers/run.js';
 import { startTestApiServer, type TestApiServer } from './helpers/testApiServer.js';
+import { tempDir } from './helpers/tmp.js';
 
 let srv: TestApiServer;
-const dirs: string[] = [];
-const tmp = (): string => {
-  const d = mkdtempSync(join(tmpdir(), 'kubectl-arch-faults-'));
-  dirs.push(d);
-  return d;
-};
+const tmp = (): string => tempDir();
 const ESC = '\x1b';
 
 beforeAll(async () => {
@@ -32,7 +27,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await srv.close();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 beforeEach(() => {
   for (const k of Object.keys(srv.faults)) delete (srv.faults as Record<string, unknown>)[k];
@@ -255,6 +249,18 @@ describe('a server that misbehaves', () => {
     const table = await arch(['doctor', '--kubeconfig', srv.kubeconfigPath]);
     const first = table.stdout.split('\n').findIndex((l) => /FAIL|PASS|SKIP/.test(l));
     expect(table.stdout.split('\n')[first]).toMatch(/API server readiness/);
+  });
+
+  test('etcd fails after /readyz said ok: a stalled quorum read makes it ask again, and lists move to the cache', async () => {
+    srv.faults.quorumHang = true;
+    setTimeout(() => { srv.faults.readyz = '[+]ping ok\n[-]etcd failed: reason withheld\nreadyz check failed\n'; }, 500);
+    const r = await arch(['doctor', '--kubeconfig', srv.kubeconfigPath, '-o', 'json']);
+    expect(r.code).toBe(1);
+    const rep = JSON.parse(r.stdout);
+    expect(rep.checks.find((c: { id: string }) => c.id === 'apiserver-readiness').findings[0].code).toBe('ARCH-RZ01');
+    expect(rep.fingerprint.nodes.total).toBe(6);
+    expect(srv.requests.filter((q) => q.path.startsWith('/readyz')).length).toBeGreaterThan(1);
+    expect(srv.requests.some((q) => q.path.startsWith('/api/v1/nodes?') && q.path.includes('resourceVersion=0'))).toBe(true);
   });
 
   test('healthy /readyz: lists are quorum reads (no resourceVersion)', async () => {

@@ -1,11 +1,11 @@
 import { describe, expect, test } from '@jest/globals';
-import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveConfig } from '../src/cluster/kubeconfig.js';
+import { tempDir } from './helpers/tmp.js';
 import { InputError } from '../src/errors.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'kubectl-arch-kc-'));
+const dir = tempDir();
 const write = (name: string, text: string): string => {
   const p = join(dir, name);
   writeFileSync(p, text);

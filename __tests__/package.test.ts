@@ -2,10 +2,10 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EXAMPLE, EXAMPLE_TYPES, exampleObjects } from './helpers/fixtures.js';
+import { tempDir } from './helpers/tmp.js';
 import { arch, KUBECTL, ROOT, run } from './helpers/run.js';
 import { startTestApiServer, type TestApiServer } from './helpers/testApiServer.js';
 
@@ -16,7 +16,7 @@ let srv: TestApiServer;
 
 beforeAll(async () => {
   execFileSync(process.execPath, ['scripts/package.mjs'], { cwd: ROOT, stdio: 'pipe' });
-  dir = mkdtempSync(join(tmpdir(), 'ka-krew-'));
+  dir = tempDir();
   execFileSync('tar', ['-xzf', TAR, '-C', dir]);
   srv = await startTestApiServer({ types: EXAMPLE_TYPES, objects: exampleObjects() });
 }, 180_000);

@@ -1,14 +1,14 @@
 import { describe, expect, test } from '@jest/globals';
-import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../src/errors.js';
 import { loadSnapshot } from '../src/snapshot/load.js';
 import { snapshotDocuments } from '../src/snapshot/save.js';
 import { R } from '../src/resources.js';
 import { EXAMPLE } from './helpers/fixtures.js';
+import { tempDir } from './helpers/tmp.js';
 
-const tmp = (): string => mkdtempSync(join(tmpdir(), 'kubectl-arch-snap-'));
+const tmp = (): string => tempDir();
 
 describe('snapshot files', () => {
   test('loads the embedded example directory with its header', () => {

@@ -3,7 +3,7 @@
 // the same YAML analysed offline, the API server's real error texts, and an audit-log proof that the
 // plugin only reads.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadAll } from 'js-yaml';
@@ -72,6 +72,7 @@ describe.each([
   }, 300_000);
   afterAll(async () => {
     await cp?.stop();
+    if (shifted) rmSync(shifted, { recursive: true, force: true });
   });
 
   test('the reader with the shipped ClusterRole gets a complete report', () => {
@@ -152,6 +153,56 @@ describe.each([
       expect(firstFinding).toMatch(/ERROR ARCH-RL03/);
     });
   }
+});
+
+describe('a sick cluster: etcd killed under the running API server', () => {
+  let cp: ControlPlane;
+  let shifted = '';
+  beforeAll(async () => {
+    cp = await startControlPlane({ apiserver });
+    await grantReaders(cp);
+    shifted = mkdtempSync(join(tmpdir(), 'kubectl-arch-scenario-sick-'));
+    await loadScenario(cp, join(SCENARIOS, 'field-notes-healthy'), { referenceTime: REFERENCE_TIME, outDir: shifted });
+    // the API server must have the objects in its watch cache before etcd goes
+    await kubectl(['arch', 'doctor', '--kubeconfig', cp.kubeconfig, '--context', 'reader', '-o', 'json']);
+    await cp.killEtcd();
+  }, 300_000);
+  afterAll(async () => {
+    await cp?.stop();
+    rmSync(shifted, { recursive: true, force: true });
+  });
+
+  // Bounds are generous on purpose (a noisy 2-core machine); before the fix, doctor took 240 s here.
+  const BOUND_MS = 20_000;
+
+  test('doctor names etcd at the top within seconds, reads from the watch cache, and exits 1', async () => {
+    const t0 = Date.now();
+    const r = await kubectl(['arch', 'doctor', '--kubeconfig', cp.kubeconfig, '--context', 'reader', '-o', 'json']);
+    const ms = Date.now() - t0;
+    console.log(`[sick cluster] doctor with etcd down: ${ms} ms, exit ${r.code}`);
+    expect(r.code).toBe(1);
+    const rep = JSON.parse(r.stdout) as Report;
+    const rz = rep.checks.find((c) => c.id === 'apiserver-readiness')!;
+    expect(rz.findings[0]).toMatchObject({ code: 'ARCH-RZ01', severity: 'critical' });
+    expect(rep.fingerprint.gaps.join('\n')).toMatch(/watch cache/);
+    // the cached lists still carry the cluster: the other checks ran on it
+    expect(rep.fingerprint.nodes.total).toBe(6);
+    expect(ms).toBeLessThan(BOUND_MS);
+    const text = await kubectl(['arch', 'doctor', '--kubeconfig', cp.kubeconfig, '--context', 'reader']);
+    const first = text.stdout.split('\n').find((l) => /^(FAIL|PASS|SKIP)/.test(l));
+    expect(first).toMatch(/API server readiness/);
+  });
+
+  test('quorum says etcd has lost quorum within seconds, exit 1', async () => {
+    const t0 = Date.now();
+    const r = await kubectl(['arch', 'quorum', '--kubeconfig', cp.kubeconfig, '--context', 'reader']);
+    const ms = Date.now() - t0;
+    console.log(`[sick cluster] quorum with etcd down: ${ms} ms, exit ${r.code}`);
+    expect(r.stdout).toMatch(/readyz etcd: failed/);
+    expect(r.stdout).toMatch(/LOST/);
+    expect(r.code).toBe(1);
+    expect(ms).toBeLessThan(BOUND_MS);
+  });
 });
 
 describe('the API server\'s real error texts', () => {

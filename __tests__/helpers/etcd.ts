@@ -5,8 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { etcdBinary } from '../../e2e/lib/etcd-bin.mjs';
 
-export const ETCD = process.env.ETCD_BIN ?? '/usr/bin/etcd';
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -67,7 +67,7 @@ export async function startEtcd(n: number): Promise<EtcdCluster> {
   }
   const initial = members.map((m) => `${m.name}=${m.peerURL}`).join(',');
   for (const m of members) {
-    const p = spawn(ETCD, [
+    const p = spawn(etcdBinary(), [
       '--name', m.name, '--data-dir', join(dir, m.name),
       '--listen-client-urls', m.clientURL, '--advertise-client-urls', m.clientURL,
       '--listen-peer-urls', m.peerURL, '--initial-advertise-peer-urls', m.peerURL,

@@ -3,7 +3,7 @@
 // Faults are injectable so each failure mode has a test of what the user sees.
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeCerts, type TestCerts } from './certs.js';
 import type { KObject, ResourceType } from '../../src/model.js';
@@ -31,6 +31,8 @@ export interface Faults {
   readyz?: string;
   /** Extra API groups advertised by /apis, each serving one listable type. */
   bogusGroups?: number;
+  /** Quorum reads (lists and GETs without resourceVersion=0) never answer, as when etcd is down. */
+  quorumHang?: boolean;
   /** Names whose single-object GET answers 403 (e.g. argocd-cm). */
   forbiddenGet?: Set<string>;
 }
@@ -112,6 +114,10 @@ export async function startTestApiServer(opts: { types: ResourceType[]; objects:
       if (res.length === 0) return status(404, 'NotFound', 'the server could not find the requested resource');
       return send(200, { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group ? `${group}/${version}` : version,
         resources: res.map((t) => ({ name: t.resource, singularName: t.kind.toLowerCase(), namespaced: t.namespaced, kind: t.kind, verbs: ['get', 'list', 'watch'] })) });
+    }
+    if (faults.quorumHang && /^\/(api\/v1|apis\/[^/]+\/[^/]+)\/[^/]+/.test(p) && url.searchParams.get('resourceVersion') !== '0' && !url.searchParams.get('continue')) {
+      rec.status = -1;
+      return; // hang: the client's timeout or abort ends it
     }
     const configz = /^\/api\/v1\/nodes\/([^/]+)\/proxy\/configz$/.exec(p);
     if (configz) {
@@ -201,6 +207,6 @@ export async function startTestApiServer(opts: { types: ResourceType[]; objects:
   return {
     url, certs, token, faults, requests, kubeconfigPath,
     setObjects(t, o) { types = t; objects = o; },
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => { rmSync(certs.dir, { recursive: true, force: true }); r(); }); }),
   };
 }

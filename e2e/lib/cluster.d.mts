@@ -6,6 +6,8 @@ export interface ControlPlane {
   kubeconfig: string;
   auditLog: string;
   pids: number[];
+  etcdPid: number;
+  killEtcd(): Promise<void>;
   admin(method: string, path: string, body?: unknown): Promise<ApiResult>;
   stop(): Promise<void>;
 }

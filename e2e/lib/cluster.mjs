@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const ETCD = process.env.ETCD_BIN ?? '/usr/bin/etcd';
+import { etcdBinary } from './etcd-bin.mjs';
 
 export function buildApiserver() {
   // cached outside the repo; rebuilt only when the pinned version changes
@@ -52,7 +52,7 @@ export async function startControlPlane({ apiserver = buildApiserver(), log = ()
   try {
     const etcdClient = await freePort();
     const etcdPeer = await freePort();
-    const etcd = spawn(ETCD, ['--name', 'e2e', '--data-dir', join(dir, 'etcd'), '--listen-client-urls', `http://127.0.0.1:${etcdClient}`,
+    const etcd = spawn(etcdBinary(), ['--name', 'e2e', '--data-dir', join(dir, 'etcd'), '--listen-client-urls', `http://127.0.0.1:${etcdClient}`,
       '--advertise-client-urls', `http://127.0.0.1:${etcdClient}`, '--listen-peer-urls', `http://127.0.0.1:${etcdPeer}`,
       '--initial-advertise-peer-urls', `http://127.0.0.1:${etcdPeer}`, '--initial-cluster', `e2e=http://127.0.0.1:${etcdPeer}`,
       '--quota-backend-bytes', String(4 * 1024 ** 3), '--unsafe-no-fsync'], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -104,7 +104,13 @@ export async function startControlPlane({ apiserver = buildApiserver(), log = ()
     ].join('\n'));
     log(`control plane up: ${url} (dir ${dir})`);
     const conn = { url, caFile, token: USERS.admin.token };
-    return { dir, url, caFile, kubeconfig, auditLog: join(dir, 'audit.log'), pids: procs.map((p) => p.pid), admin: (m, p, b) => request(conn, m, p, b), stop };
+    // the sick-cluster case: etcd dies under a running API server (SIGKILL, by PID)
+    const killEtcd = () => new Promise((resolve) => {
+      if (etcd.exitCode !== null || etcd.signalCode !== null) return resolve();
+      etcd.once('exit', () => resolve());
+      process.kill(etcd.pid, 'SIGKILL');
+    });
+    return { dir, url, caFile, kubeconfig, auditLog: join(dir, 'audit.log'), pids: procs.map((p) => p.pid), etcdPid: etcd.pid, killEtcd, admin: (m, p, b) => request(conn, m, p, b), stop };
   } catch (e) {
     await stop();
     throw e;

@@ -37,22 +37,33 @@ export const apiserverReadiness: Check = {
     if (!h.readyz) return { findings: [], skipped: h.readyzError ? `/readyz?verbose could not be read: ${h.readyzError}` : '/readyz?verbose was not captured' };
     const failing = failingReadyz(h.readyz);
     const stale = h.fromCache ? ' The rest of this report was listed from the API server\'s watch cache (resourceVersion=0): it may be stale.' : '';
-    const findings: Finding[] = failing.map((f) => {
-      const etcd = f.name === 'etcd' || f.name.startsWith('etcd-');
-      return {
-        code: etcd ? 'ARCH-RZ01' : 'ARCH-RZ02',
-        checkId: ID,
-        severity: etcd ? 'critical' : 'error',
-        title: etcd ? 'the API server cannot reach etcd: the cluster state is read-only or unreachable' : `the API server reports readiness check ${f.name} failing`,
-        message: `/readyz?verbose: [-]${f.name} ${f.detail}.${etcd ? ' Nothing can be written (no scheduling, scaling or status updates) until etcd answers.' : ''}${stale}`,
+    // all etcd lines (etcd, etcd-readiness, ...) are one fact: one finding
+    const etcd = failing.filter((f) => f.name === 'etcd' || f.name.startsWith('etcd-'));
+    const others = failing.filter((f) => !etcd.includes(f));
+    const findings: Finding[] = [];
+    if (etcd.length) {
+      findings.push({
+        code: 'ARCH-RZ01', checkId: ID, severity: 'critical',
+        title: 'the API server cannot reach etcd: the cluster state is read-only or unreachable',
+        message: `/readyz?verbose: ${etcd.map((f) => `[-]${f.name} ${f.detail}`).join('; ')}. Nothing can be written (no scheduling, scaling or status updates) until etcd answers.${stale}`,
         objects: [],
-        evidence: { check: f.name, detail: f.detail, fromCache: Boolean(h.fromCache) },
-        why: etcd ? 'State lives only in etcd; the API server is its only door. Without etcd, the door opens onto a cached, frozen picture.' : 'A failing readiness check means this API server should not be serving; load balancers will take it out of rotation.',
-        fix: etcd
-          ? ['kubectl arch quorum   # members and verdict as the API shows them', 'kubectl arch quorum --etcd-endpoints https://<member>:2379 --etcd-cacert … --etcd-cert … --etcd-key …   # ask etcd itself']
-          : [`kubectl get --raw '/readyz/${f.name}?verbose'`, 'read the API server log for this check'],
-      };
-    });
+        evidence: { checks: etcd, fromCache: Boolean(h.fromCache) },
+        why: 'State lives only in etcd; the API server is its only door. Without etcd, the door opens onto a cached, frozen picture.',
+        fix: ['kubectl arch quorum   # members and verdict as the API shows them',
+          'kubectl arch quorum --etcd-endpoints https://<member>:2379 --etcd-cacert … --etcd-cert … --etcd-key …   # ask etcd itself'],
+      });
+    }
+    for (const f of others) {
+      findings.push({
+        code: 'ARCH-RZ02', checkId: ID, severity: 'error',
+        title: `the API server reports readiness check ${f.name} failing`,
+        message: `/readyz?verbose: [-]${f.name} ${f.detail}.`,
+        objects: [],
+        evidence: { checks: [f], fromCache: Boolean(h.fromCache) },
+        why: 'A failing readiness check means this API server should not be serving; load balancers will take it out of rotation.',
+        fix: [`kubectl get --raw '/readyz/${f.name}?verbose'`, 'read the API server log for this check'],
+      });
+    }
     return { findings, passed: `all ${h.readyz.split('\n').filter((l) => l.startsWith('[+]')).length} readiness checks pass` };
   },
 };

@@ -19,7 +19,9 @@ export function quorumFindings(v: QuorumView, now: Date): Finding[] {
   const down = v.members.filter((m) => m.role === 'voter' && m.health !== 'healthy').map((m) => `${m.name} (${m.evidence})`);
   if (v.verdict === 'LOST') {
     out.push(f('ARCH-EQ01', 'critical', `etcd has lost quorum: ${v.verdictLine}`,
-      `${v.healthyVoters} of ${v.voters} voting members are healthy; ${v.quorum} are needed to write.${down.length ? ` Not healthy: ${down.join('; ')}.` : ''}${v.readyzEtcd === 'failed' ? ' The API server\'s /readyz reports etcd failing.' : ''}`,
+      v.readyzEtcd === 'failed' && v.healthyVoters >= v.quorum
+        ? `The API server's /readyz reports etcd failing: it cannot read or write the cluster state. The member states below come from the last evidence the API server cached (${v.healthyVoters} of ${v.voters} voters looked healthy then); they are not current.`
+        : `${v.healthyVoters} of ${v.voters} voting members are healthy; ${v.quorum} are needed to write.${down.length ? ` Not healthy: ${down.join('; ')}.` : ''}${v.readyzEtcd === 'failed' ? ' The API server\'s /readyz reports etcd failing.' : ''}`,
       refs(v, (m) => m.role === 'voter' && m.health !== 'healthy'),
       'All cluster state lives in etcd, and etcd accepts writes only while a majority of voters agree. Without quorum nothing can change: no scheduling, no scaling, no new pods.',
       ['bring the stopped members back first (start the k3s/etcd service on those servers; check disk, clock and network between them)',

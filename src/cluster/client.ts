@@ -21,6 +21,7 @@ export interface TransportOptions {
 }
 
 export interface ClientOptions {
+  /** Per request; lowered for the rest of a run when the API server reports etcd failing. */
   timeoutMs: number;
   concurrency: number;
   maxRetries: number;
@@ -83,11 +84,14 @@ export class ApiClient {
   private active = 0;
   private readonly waiting: Array<() => void> = [];
   private refreshed = false;
+  readonly opts: ClientOptions;
 
-  constructor(private readonly transport: TransportOptions, readonly opts: ClientOptions = DEFAULT_CLIENT_OPTIONS) {
+  constructor(private readonly transport: TransportOptions, opts: ClientOptions = DEFAULT_CLIENT_OPTIONS) {
+    this.opts = { ...opts };
     this.base = new URL(transport.server);
     this.headers = { ...(transport.headers ?? {}) };
-    const common = { keepAlive: true, maxSockets: opts.concurrency };
+    // two sockets beyond the request slots: /readyz probes must get through while every slot hangs
+    const common = { keepAlive: true, maxSockets: opts.concurrency + 2 };
     this.agent = this.base.protocol === 'http:'
       ? new http.Agent(common)
       : new https.Agent({
@@ -118,11 +122,12 @@ export class ApiClient {
     else this.active--;
   }
 
-  private once(path: string, accept: string, maxMs = this.opts.timeoutMs): Promise<ApiResponse> {
+  private once(path: string, accept: string, maxMs = this.opts.timeoutMs, signal?: AbortSignal): Promise<ApiResponse> {
     const url = new URL(this.base.pathname.replace(/\/$/, '') + path, this.base);
     const mod = url.protocol === 'http:' ? http : https;
     const dl = this.opts.deadline;
     if (dl?.passed()) return Promise.reject(new ApiTransportError(`not fetched: the run's deadline (${dl.text()}) passed`, path, 'DEADLINE'));
+    if (signal?.aborted) return Promise.reject(new ApiTransportError(`GET ${path} aborted`, path, 'ABORTED'));
     const limit = Math.min(maxMs, this.opts.timeoutMs);
     const byDeadline = dl !== undefined && dl.remaining() < limit;
     const timeoutMs = byDeadline ? dl!.remaining() : limit;
@@ -150,6 +155,9 @@ export class ApiClient {
       });
       // a hard deadline for the whole exchange, not only for idle sockets
       const deadline = setTimeout(() => req.destroy(timeoutError()), timeoutMs);
+      const onAbort = (): void => { req.destroy(new ApiTransportError(`GET ${path} aborted`, path, 'ABORTED')); };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      req.on('close', () => signal?.removeEventListener('abort', onAbort));
       req.on('timeout', () => req.destroy(timeoutError()));
       req.on('error', (e) => {
         clearTimeout(deadline);
@@ -161,7 +169,7 @@ export class ApiClient {
   }
 
   /** GET with retries on 429/5xx and connection resets. Returns 2xx; throws otherwise. */
-  async get(path: string, accept = 'application/json'): Promise<ApiResponse> {
+  async get(path: string, accept = 'application/json', signal?: AbortSignal): Promise<ApiResponse> {
     let attempt = 0;
     for (;;) {
       await this.slot();
@@ -169,7 +177,7 @@ export class ApiClient {
       let res: ApiResponse | undefined;
       let err: unknown;
       try {
-        res = await this.once(path, accept);
+        res = await this.once(path, accept, undefined, signal);
       } catch (e) {
         err = e;
       } finally {
@@ -199,23 +207,19 @@ export class ApiClient {
     }
   }
 
-  /** One GET without retries, whatever the status (for /readyz, whose 500 body is the answer). */
+  /** One GET without retries, whatever the status (for /readyz, whose 500 body is the answer). It takes
+   *  no request slot: a health probe must not queue behind lists that hang. */
   async getRaw(path: string, accept = 'text/plain', timeoutMs?: number): Promise<ApiResponse> {
-    await this.slot();
     const t0 = performance.now();
-    try {
-      const res = await this.once(path, accept, timeoutMs);
-      const ms = Math.round(performance.now() - t0);
-      this.requests.push({ path, status: res.status, ms });
-      this.opts.log?.(`GET ${path} ${res.status} ${ms}ms`);
-      return res;
-    } finally {
-      this.release();
-    }
+    const res = await this.once(path, accept, timeoutMs);
+    const ms = Math.round(performance.now() - t0);
+    this.requests.push({ path, status: res.status, ms });
+    this.opts.log?.(`GET ${path} ${res.status} ${ms}ms`);
+    return res;
   }
 
-  async getJSON<T>(path: string, accept = 'application/json'): Promise<T> {
-    const res = await this.get(path, accept);
+  async getJSON<T>(path: string, accept = 'application/json', signal?: AbortSignal): Promise<T> {
+    const res = await this.get(path, accept, signal);
     try {
       return JSON.parse(res.body) as T;
     } catch (e) {
@@ -229,7 +233,7 @@ export class ApiClient {
    */
   async list(
     basePath: string,
-    opts: { metadataOnly?: boolean; labelSelector?: string; fieldSelector?: string; fromCache?: boolean },
+    opts: { metadataOnly?: boolean; labelSelector?: string; fieldSelector?: string; fromCache?: boolean; signal?: AbortSignal },
     onPage: (items: Array<Record<string, unknown>>, restart: boolean) => void,
   ): Promise<void> {
     const accept = opts.metadataOnly ? METADATA_ACCEPT : 'application/json';
@@ -248,7 +252,7 @@ export class ApiClient {
       if (cont) q.set('continue', cont);
       let page: { items?: Array<Record<string, unknown>>; metadata?: { continue?: string } };
       try {
-        page = await this.getJSON(`${basePath}?${q.toString()}`, accept);
+        page = await this.getJSON(`${basePath}?${q.toString()}`, accept, opts.signal);
       } catch (e) {
         if (e instanceof ApiStatusError && e.status === 410 && cont && !restarted) {
           // the continue token expired (compaction): start over once, discarding what we have

@@ -86,15 +86,18 @@ async function connectStep(client: ApiClient, opts: FetchOptions): Promise<Snaps
   });
 }
 
-/** /readyz?verbose answers in milliseconds even when etcd is down, while quorum reads hang. */
+/** /readyz?verbose answers within its etcd check's own timeout (2 s by default) even when etcd is down. */
 export const READYZ_TIMEOUT_MS = 5000;
+/** With etcd failing, what the watch cache can answer comes back in milliseconds; what it cannot (events,
+ *  which are not cached; custom resources whose handler needs etcd) would hang until the deadline. */
+export const SICK_REQUEST_TIMEOUT_MS = 4000;
 
 /**
  * Step 2: readiness first. When a readiness check fails (etcd above all) or /readyz does not answer,
  * lists are served from the API server's watch cache (resourceVersion=0), which answers without etcd:
  * the report arrives in seconds, marked possibly stale.
  */
-async function readinessStep(client: ApiClient, snap: Snapshot, opts: FetchOptions): Promise<void> {
+async function readinessStep(client: ApiClient, snap: Snapshot, opts: FetchOptions, health: Health): Promise<void> {
   opts.progress?.('readiness');
   try {
     const r = await client.getRaw('/readyz?verbose', 'text/plain', READYZ_TIMEOUT_MS);
@@ -105,7 +108,50 @@ async function readinessStep(client: ApiClient, snap: Snapshot, opts: FetchOptio
     snap.header.readyzError = (e as Error).message;
     if (e instanceof ApiTransportError && (e.code === 'TIMEOUT' || e.code === 'DEADLINE')) snap.header.fromCache = true;
   }
+  if (snap.header.fromCache) health.toCache(client);
 }
+
+/** Whether lists are quorum reads or served from the watch cache; switching aborts the quorum reads in
+ *  flight, which then start again from the cache. */
+class Health {
+  private readonly ctl = new AbortController();
+  private readonly started = new Map<number, number>();
+  private next = 0;
+  private probing = false;
+  fromCache = false;
+  get signal(): AbortSignal {
+    return this.ctl.signal;
+  }
+  toCache(client: ApiClient): void {
+    if (this.fromCache) return;
+    this.fromCache = true;
+    client.opts.timeoutMs = Math.min(client.opts.timeoutMs, SICK_REQUEST_TIMEOUT_MS);
+    client.opts.maxRetries = 0;
+    this.ctl.abort();
+  }
+  /** Track a quorum read, so a stall can be noticed. */
+  begin(): () => void {
+    const id = this.next++;
+    this.started.set(id, Date.now());
+    return () => this.started.delete(id);
+  }
+  /**
+   * etcd can fail after /readyz was read (or /readyz may still say ok for a moment after it failed):
+   * while a quorum read has been pending longer than STALL_MS, ask /readyz again.
+   */
+  watch(client: ApiClient, snap: Snapshot, opts: FetchOptions): () => void {
+    const timer = setInterval(() => {
+      if (this.fromCache || this.probing || ![...this.started.values()].some((t) => Date.now() - t > STALL_MS)) return;
+      this.probing = true;
+      readinessStep(client, snap, { ...opts, progress: undefined }, this).finally(() => { this.probing = false; });
+    }, 1000);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+}
+
+/** A quorum read pending this long makes us ask /readyz again. */
+export const STALL_MS = 3000;
 
 /** Step 3: what to list — the named needs, plus every listable type when a check scans them all. */
 async function planStep(client: ApiClient, needs: Need[], snap: Snapshot, opts: FetchOptions): Promise<Need[]> {
@@ -125,10 +171,30 @@ async function planStep(client: ApiClient, needs: Need[], snap: Snapshot, opts: 
 }
 
 /** Step 4: one type — one list (or one per field selector, merged by uid), checked, trimmed and scrubbed. */
-async function listStep(client: ApiClient, n: Need, snap: Snapshot, opts: FetchOptions): Promise<void> {
+async function listStep(client: ApiClient, n: Need, snap: Snapshot, opts: FetchOptions, health: Health): Promise<void> {
+  try {
+    await listOnceStep(client, n, snap, opts, health);
+  } catch (e) {
+    // aborted because etcd turned out to be failing: list again, from the watch cache
+    if (e instanceof ApiTransportError && e.code === 'ABORTED' && health.fromCache) {
+      await listOnceStep(client, n, snap, opts, health).catch((err: unknown) => recordFailure(err, n, snap, opts));
+      return;
+    }
+    recordFailure(e, n, snap, opts);
+  }
+}
+
+function recordFailure(e: unknown, n: Need, snap: Snapshot, opts: FetchOptions): void {
+  if (e instanceof ApiStatusError && e.status === 401) throw connectionError(e, opts.server);
+  if (!(e instanceof ApiStatusError) && !(e instanceof ApiTransportError)) throw e;
+  snap.markUnavailable({ group: n.group, kind: n.kind, resource: n.resource, ...unavailableReason(e, n) });
+}
+
+async function listOnceStep(client: ApiClient, n: Need, snap: Snapshot, opts: FetchOptions, health: Health): Promise<void> {
   const apiVersion = n.group ? `${n.group}/${n.version}` : n.version;
   const path = listPath(n, n.clusterWide ? undefined : opts.namespace);
-  const fromCache = Boolean(snap.header.fromCache);
+  const fromCache = health.fromCache;
+  const signal = fromCache ? undefined : health.signal;
   const take = (it: Record<string, unknown>): KObject | null => {
     if (!it || typeof it !== 'object') throw new ApiTransportError(`malformed ${n.kind} list from ${path}`, path, 'BADJSON');
     it.apiVersion = apiVersion;
@@ -141,10 +207,11 @@ async function listStep(client: ApiClient, n: Need, snap: Snapshot, opts: FetchO
     return scrub(o);
   };
   const listOnce = (fieldSelector: string | undefined, metadataOnly: boolean | undefined, sink: (it: Record<string, unknown>) => void, reset: () => void): Promise<void> =>
-    client.list(path, { metadataOnly, fieldSelector, fromCache }, (page, restart) => {
+    client.list(path, { metadataOnly, fieldSelector, fromCache, signal }, (page, restart) => {
       if (restart) reset();
       for (const it of page) sink(it);
     });
+  const done = fromCache ? () => {} : health.begin();
   try {
     // the lists run in parallel (the client bounds concurrency) because each paginates sequentially
     const selectors = n.fieldSelectors ?? [undefined];
@@ -172,25 +239,26 @@ async function listStep(client: ApiClient, n: Need, snap: Snapshot, opts: FetchO
     if (n.runningPhase && n.metadataOnly) {
       for (const o of items) o.status = { ...(o.status ?? {}), phase: o.metadata.uid && running.has(o.metadata.uid) ? 'Running' : undefined };
     }
-    if (n.metadataOnly && n.bodiesFor) await bodiesStep(client, n, items, take, snap);
+    if (n.metadataOnly && n.bodiesFor) await bodiesStep(client, n, items, take, snap, health);
     snap.addList(n.group, n.kind, items);
-  } catch (e) {
-    if (e instanceof ApiStatusError && e.status === 401) throw connectionError(e, opts.server);
-    if (!(e instanceof ApiStatusError) && !(e instanceof ApiTransportError)) throw e;
-    snap.markUnavailable({ group: n.group, kind: n.kind, resource: n.resource, ...unavailableReason(e, n) });
+  } finally {
+    done();
   }
 }
 
 /** The few objects whose bodies a check reads: GET each, replace its metadata-only entry. */
-async function bodiesStep(client: ApiClient, n: Need, items: KObject[], take: (it: Record<string, unknown>) => KObject | null, snap: Snapshot): Promise<void> {
+async function bodiesStep(client: ApiClient, n: Need, items: KObject[], take: (it: Record<string, unknown>) => KObject | null, snap: Snapshot, health: Health): Promise<void> {
   const base = n.group ? `/apis/${n.group}/${n.version}` : `/api/${n.version}`;
   await Promise.all(items.map(async (o, i) => {
     if (!n.bodiesFor!(o.metadata)) return;
     const ns = o.metadata.namespace ? `/namespaces/${encodeURIComponent(o.metadata.namespace)}` : '';
     try {
-      const full = await client.getJSON<Record<string, unknown>>(`${base}${ns}/${n.resource}/${encodeURIComponent(o.metadata.name)}`);
+      const rv = health.fromCache ? '?resourceVersion=0' : '';
+      const full = await client.getJSON<Record<string, unknown>>(`${base}${ns}/${n.resource}/${encodeURIComponent(o.metadata.name)}${rv}`, undefined,
+        health.fromCache ? undefined : health.signal);
       items[i] = take(full) ?? o;
     } catch (e) {
+      if (e instanceof ApiTransportError && e.code === 'ABORTED') throw e; // listed again from the cache
       // keep the metadata, and say what the checks reading it will miss
       (snap.header.unreadBodies ??= []).push({ kind: n.kind, namespace: o.metadata.namespace, name: o.metadata.name,
         reason: e instanceof ApiStatusError && e.status === 403 ? 'forbidden' : (e as Error).message });
@@ -215,13 +283,19 @@ async function kubeletDnsStep(client: ApiClient, snap: Snapshot, opts: FetchOpti
 
 export async function fetchSnapshot(client: ApiClient, needs: Need[], opts: FetchOptions): Promise<Snapshot> {
   const snap = await connectStep(client, opts);
-  await readinessStep(client, snap, opts);
-  const types = await planStep(client, needs, snap, opts);
+  const health = new Health();
+  // discovery is served from memory: plan while readiness decides how to list
+  const [types] = await Promise.all([planStep(client, needs, snap, opts), readinessStep(client, snap, opts, health)]);
+  const unwatch = health.watch(client, snap, opts);
   let done = 0;
-  await Promise.all(types.map(async (n) => {
-    await listStep(client, n, snap, opts);
-    opts.progress?.(`${n.resource} (${++done}/${types.length})`);
-  }));
+  try {
+    await Promise.all(types.map(async (n) => {
+      await listStep(client, n, snap, opts, health);
+      opts.progress?.(`${n.resource} (${++done}/${types.length})`);
+    }));
+  } finally {
+    unwatch();
+  }
   if (opts.kubeletDNS) await kubeletDnsStep(client, snap, opts);
   return snap;
 }
