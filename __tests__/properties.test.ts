@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { dump } from 'js-yaml';
 import { resolveConfig } from '../src/cluster/kubeconfig.js';
-import { parseRejections, isImmutableRejection } from '../src/checks/lib/immutable.js';
+import { parseRejections, isImmutableRejection } from '../src/retry/rejections.js';
 import { CHECKS } from '../src/checks/registry.js';
 import { runChecks } from '../src/checks/run.js';
 import { quorumFindings } from '../src/checks/etcd-quorum.js';

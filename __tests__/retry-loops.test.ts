@@ -1,7 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { retryLoops } from '../src/checks/retry-loops.js';
 import { runChecks } from '../src/checks/run.js';
-import { parseRejections, isImmutableRejection } from '../src/checks/lib/immutable.js';
+import { parseRejections, isImmutableRejection } from '../src/retry/rejections.js';
 import type { KObject } from '../src/model.js';
 import { R } from '../src/resources.js';
 import { loadSnapshot } from '../src/snapshot/load.js';
@@ -36,7 +36,7 @@ describe('immutable-field matcher', () => {
   });
   test('parses object, field and value', () => {
     expect(parseRejections(SVC_MSG)).toEqual([{ kind: 'Service', name: 'kube-dns', namespace: undefined, field: 'spec.clusterIPs[0]', value: '169.254.20.10', detail: 'may not change once set' }]);
-    expect(parseRejections(DEPLOY_MSG)[0]).toMatchObject({ kind: 'Deployment', name: 'web', field: 'spec.selector', value: '{"matchLabels":{"app":"web2"}}', detail: 'field is immutable' });
+    expect(parseRejections(DEPLOY_MSG)[0]).toMatchObject({ kind: 'Deployment', name: 'web', field: 'spec.selector', value: '{matchLabels: {app: web2}}', detail: 'field is immutable' });
     expect(parseRejections(STS_MSG)[0]).toMatchObject({ kind: 'StatefulSet', name: 'db', field: 'spec' });
     expect(parseRejections(PVC_MSG)[0]).toMatchObject({ kind: 'PersistentVolumeClaim', field: 'spec', detail: expect.stringMatching(/immutable after creation/) });
     const wr = parseRejections(`failed to update kube-system/kube-dns /v1, Kind=Service for Addon kube-system/coredns: ${SVC_MSG}`);
@@ -82,9 +82,12 @@ describe('retry-loop check', () => {
     const r = run([live, event('e2', { kind: 'Deployment', name: 'web', namespace: 'shop', apiVersion: 'apps/v1' }, 'FailedUpdate', DEPLOY_MSG, 40, 180, 2)], { captured: [...CAPTURED, { group: 'apps', kind: 'Deployment' }] });
     const f = r.findings[0]!;
     // old and new value of the field, for -o json
-    expect((f.evidence.rejections as Array<Record<string, string>>)[0]).toMatchObject({ field: 'spec.selector', liveValue: '{"matchLabels":{"app":"web"}}', value: '{"matchLabels":{"app":"web2"}}' });
-    expect(f.message).toMatch(/spec\.selector \{"matchLabels":\{"app":"web"\}\} → \{"matchLabels":\{"app":"web2"\}\}/);
+    // old and new value of the field as plain YAML, not Go or JSON syntax
+    expect(f.evidence).toMatchObject({ field: 'spec.selector', liveValue: '{matchLabels: {app: web}}', value: '{matchLabels: {app: web2}}', state: 'retrying' });
+    expect(f.message).toContain('spec.selector {matchLabels: {app: web}} → {matchLabels: {app: web2}}');
     expect(f).toMatchObject({ code: 'ARCH-RL01', severity: 'error' });
+    // the fix names its cost before the destructive step, scoped to the one Deployment
+    expect(f.fix!.join('\n')).toMatch(/cost: its pods are deleted and recreated[^\n]*\): kubectl -n shop delete deployment\.apps web/);
     expect(f.evidence).toMatchObject({ attempts: 40, live: true, loop: true, spanSeconds: 178 * 60, lastAgoSeconds: 120 });
     expect(f.message).toMatch(/spec\.selector/);
   });
@@ -134,20 +137,29 @@ describe('retry-loop check', () => {
     const live = run([argoApp('shop', { operationState: { phase: 'Running', retryCount: 14, message: `one or more objects failed to apply, reason: ${DEPLOY_MSG}. Retrying attempt #14 at 8:58AM.`,
       syncResult: { resources: [{ group: 'apps', version: 'v1', kind: 'Deployment', namespace: 'shop', name: 'web', status: 'SyncFailed', message: DEPLOY_MSG }] } } }, { automated: {}, retry: { limit: -1 } })]);
     expect(live.findings[0]).toMatchObject({ code: 'ARCH-RL05', severity: 'error' });
-    expect(live.findings[0]!.evidence).toMatchObject({ retriesForever: true, retryCount: 14 });
+    expect(live.findings[0]!.evidence).toMatchObject({ state: 'retrying', retry: { limit: -1, count: 14 } });
+    expect(live.findings[0]!.message).toMatch(/retries forever/);
     expect(live.findings[0]!.objects.map((o) => o.kind)).toEqual(['Application', 'Deployment']);
+    // one rejection, one finding: operationState and syncResult are two sources of the same loop
+    expect(live.findings).toHaveLength(1);
+    expect(live.findings[0]!.evidence.sources).toHaveLength(2);
     const done = run([argoApp('shop', { conditions: [{ type: 'SyncError', message: `Failed last sync attempt to 9a8b: one or more objects failed to apply, reason: ${DEPLOY_MSG} (retried 5 times).` }], operationState: { phase: 'Failed', message: `one or more objects failed to apply, reason: ${DEPLOY_MSG} (retried 5 times).` } }, { automated: { selfHeal: true } })]);
-    expect(done.findings[0]).toMatchObject({ code: 'ARCH-RL05', severity: 'warning' });
+    // it gave up, but still wants the change: stalled, and an error as long as it wants it
+    expect(done.findings[0]).toMatchObject({ code: 'ARCH-RL05', severity: 'error' });
+    expect(done.findings[0]!.evidence.state).toBe('stalled');
     expect(done.findings[0]!.message).toMatch(/every commit/);
+    expect(done.findings[0]!.message).not.toMatch(/will never stop retrying|Retrying:/);
   });
 
-  test('Flux Kustomization failing on an immutable field mentions spec.force', () => {
+  test('Flux Kustomization failing on an immutable field: per-object force, never spec.force on the whole Kustomization', () => {
     const k = obj('kustomize.toolkit.fluxcd.io/v1', 'Kustomization', 'apps', 'flux-system', { spec: { interval: '10m', retryInterval: '2m' },
       status: { conditions: [{ type: 'Ready', status: 'False', reason: 'ReconciliationFailed', message: `Service/shop/api dry-run failed (Invalid): ${SVC_MSG.replace('kube-dns', 'api')}`, lastTransitionTime: ago(300) }] } });
     const r = run([k]);
     expect(r.findings[0]).toMatchObject({ code: 'ARCH-RL06', severity: 'error' });
-    expect(r.findings[0]!.fix?.join()).toMatch(/spec\.force/);
-    expect(r.findings[0]!.title).toMatch(/every 2m/);
+    expect(r.findings[0]!.fix?.join()).toMatch(/kustomize\.toolkit\.fluxcd\.io\/force: enabled/);
+    expect(r.findings[0]!.fix?.join()).toMatch(/not spec\.force on the whole Kustomization/);
+    expect(r.findings[0]!.message).toMatch(/every 2m/);
+    expect(r.findings[0]!.objects.map((o) => `${o.kind} ${o.namespace}/${o.name}`)).toEqual(['Kustomization flux-system/apps', 'Service shop/api']);
   });
 
   test('a failing K3s HelmChart', () => {
@@ -178,4 +190,71 @@ describe('retry-loop check', () => {
     expect(r.status).toBe('passed');
     expect(r.notes.join()).toMatch(/Application.argoproj.io: .*CRD not installed/);
   });
+
+  test('an Argo CD warning event and the Application status are one finding, with both sources', () => {
+    const app = argoApp('shop', { sync: { status: 'OutOfSync' }, conditions: [{ type: 'SyncError', message: `Failed last sync attempt to [9a8b]: one or more objects failed to apply, reason: ${DEPLOY_MSG} (retried 5 times).` }],
+      operationState: { phase: 'Failed', finishedAt: ago(10), message: `one or more objects failed to apply, reason: ${DEPLOY_MSG} (retried 5 times).` } }, { automated: {} });
+    const ev = event('ae', { kind: 'Application', name: 'shop', namespace: 'argocd', apiVersion: 'argoproj.io/v1alpha1' }, 'OperationCompleted', `Sync operation to 9a8b failed: one or more objects failed to apply, reason: ${DEPLOY_MSG}`, 6, 60, 10);
+    const r = run([app, ev]);
+    expect(r.findings.map((f) => f.code)).toEqual(['ARCH-RL05']);
+    expect((r.findings[0]!.evidence.sources as Array<{ source: string }>).map((s) => s.source)).toEqual(expect.arrayContaining(['argocd condition SyncError', 'argocd operationState', expect.stringMatching(/^event OperationCompleted/)]));
+  });
+
+  test('rejected once, then a later sync succeeded: one-off, info, and never "will never stop retrying"', () => {
+    const app = argoApp('shop', { sync: { status: 'Synced' }, operationState: { phase: 'Succeeded', finishedAt: ago(5), message: 'successfully synced (all tasks run)' } }, { automated: {} });
+    const ev = event('ae1', { kind: 'Application', name: 'shop', namespace: 'argocd', apiVersion: 'argoproj.io/v1alpha1' }, 'OperationCompleted', `Sync operation to 1a2b failed: one or more objects failed to apply, reason: ${DEPLOY_MSG}`, 1, 50, 50);
+    const r = run([app, ev]);
+    expect(r.findings).toHaveLength(1);
+    expect(r.findings[0]).toMatchObject({ code: 'ARCH-RL02', severity: 'info' });
+    expect(r.findings[0]!.evidence.state).toBe('one-off');
+    expect([r.findings[0]!.title, r.findings[0]!.message, r.findings[0]!.why].join()).not.toMatch(/never stop retrying|keeps retrying/);
+  });
+
+  test('a PVC rejection keeps the whole Go diff: old → new per field, and the data warning', () => {
+    const pvcMsg = 'PersistentVolumeClaim "data" is invalid: spec: Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims\n  core.PersistentVolumeClaimSpec{\n  \tAccessModes: {"ReadWriteOnce"},\n- \tVolumeName:  "pvc-0f1e",\n+ \tVolumeName:  "",\n  \tStorageClassName: &"local-path",\n  }';
+    const app = argoApp('db', { sync: { status: 'OutOfSync' }, operationState: { phase: 'Failed', message: `one or more objects failed to apply, reason: ${pvcMsg}`,
+      syncResult: { resources: [{ group: '', version: 'v1', kind: 'PersistentVolumeClaim', namespace: 'db', name: 'data', status: 'SyncFailed', message: pvcMsg }] } } }, { automated: {} });
+    const pvc = obj('v1', 'PersistentVolumeClaim', 'data', 'db', { spec: { volumeName: 'pvc-0f1e' } });
+    const pv = obj('v1', 'PersistentVolume', 'pvc-0f1e', undefined, { spec: { persistentVolumeReclaimPolicy: 'Delete' } });
+    const r = run([app, pvc, pv], { captured: [...CAPTURED, { group: '', kind: 'PersistentVolume' }, { group: '', kind: 'PersistentVolumeClaim' }] });
+    const f = r.findings[0]!;
+    expect(f.evidence.changes).toEqual([{ field: 'volumeName', old: 'pvc-0f1e', new: '(unset)' }]);
+    expect(f.message).toContain('volumeName pvc-0f1e → (unset)');
+    const fix = f.fix!.join('\n');
+    expect(fix).toMatch(/volumeName: pvc-0f1e/);
+    expect(fix).toMatch(/DELETES ITS DATA \(PersistentVolume pvc-0f1e has reclaimPolicy Delete\)/);
+    expect(fix).not.toMatch(/--replace|Replace=true|--force/);
+  });
+
+  test('"primary clusterIP can not be unset" comes from replacing: the fix never suggests Replace', () => {
+    const msg = 'Service "hooks" is invalid: spec.clusterIPs[0]: Invalid value: []string(nil): primary clusterIP can not be unset';
+    const app = argoApp('hooks', { sync: { status: 'OutOfSync' }, operationState: { phase: 'Failed', message: `one or more objects failed to apply, reason: error when replacing "/dev/shm/1": ${msg}` } }, { syncOptions: ['Replace=true'] });
+    const r = run([app, obj('v1', 'Service', 'hooks', 'web', { spec: { clusterIP: '10.0.0.7', clusterIPs: ['10.0.0.7'] } })]);
+    const f = r.findings[0]!;
+    expect(f.code).toBe('ARCH-RL05');
+    expect(f.fix!.join('\n')).toMatch(/stop replacing this Service/);
+    expect(f.fix!.join('\n')).not.toMatch(/--replace|Replace=true/);
+  });
+
+  test('Argo CD managing itself: recreating its objects would replace the controller doing the sync', () => {
+    const app = obj('argoproj.io/v1alpha1', 'Application', 'argocd', 'argocd', { spec: { destination: { namespace: 'argocd' }, syncPolicy: { automated: {} } },
+      status: { sync: { status: 'OutOfSync' }, operationState: { phase: 'Failed', message: 'one or more objects failed to apply, reason: Deployment.apps "argocd-redis" is invalid: spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{"app":"redis2"}}: field is immutable' } } });
+    const f = run([app]).findings[0]!;
+    expect(f.fix!.join('\n')).toMatch(/manages Argo CD itself: recreating these objects replaces the controller/);
+    expect(f.fix!.join('\n')).not.toMatch(/--force|Force=true/);
+  });
+
+  test('errors for several objects joined by a bare comma are split, one finding each', () => {
+    const two = 'Deployment.apps "a" is invalid: spec.selector: Invalid value: v1.LabelSelector{}: field is immutable,Deployment.apps "b" is invalid: spec.selector: Invalid value: v1.LabelSelector{}: field is immutable';
+    const app = argoApp('ab', { sync: { status: 'OutOfSync' }, operationState: { phase: 'Failed', message: `one or more objects failed to apply, reason: ${two}` } }, { automated: {} });
+    expect(run([app]).findings.map((f) => f.objects[1]!.name)).toEqual(['a', 'b']);
+  });
+
+  test('Helm-managed objects: the check says Helm CLI history (Secrets) is not read', () => {
+    const d = obj('apps/v1', 'Deployment', 'web', 'shop', { metadata: { name: 'web', namespace: 'shop', labels: { 'app.kubernetes.io/managed-by': 'Helm' } } });
+    const r = run([d], { captured: [...CAPTURED, { group: 'apps', kind: 'Deployment' }] });
+    expect(r.status).toBe('passed');
+    expect(r.notes.join()).toMatch(/managed by Helm: a Helm CLI release keeps its history in Secrets/);
+  });
 });
+

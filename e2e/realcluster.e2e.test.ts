@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { loadAll } from 'js-yaml';
 import { buildApiserver, readAudit, startControlPlane, USERS, type ControlPlane } from './lib/cluster.mjs';
 import { loadScenario } from './lib/load.mjs';
-import { isImmutableRejection, parseRejections } from '../src/checks/lib/immutable.js';
+import { isImmutableRejection, parseRejections } from '../src/retry/rejections.js';
 import { arch, kubectl, ROOT } from '../__tests__/helpers/run.js';
 
 const SCENARIOS = join(ROOT, 'e2e/scenarios');

@@ -1,44 +1,31 @@
 // Declarations that can never apply: an immutable-field rejection makes the owning reconcile loop
-// retry forever, quietly. Sources: Events (core and events.k8s.io), the K3s addon deployer,
-// K3s HelmCharts, Argo CD Applications, Flux Kustomizations/HelmReleases, and (--deep) kubelet DNS.
+// retry forever, quietly. Every source that shows the same rejection (Events, an Argo CD Application's
+// status, a Flux object's conditions, the K3s addon deployer, K3s HelmCharts) becomes one finding per
+// owner + object + field, with a liveness state (retrying | stalled | one-off) and scoped, costed advice.
+// The rejection parsing, the merge and the advice live in src/retry/; this file maps them to findings.
 import type { Finding, KObject, ObjectRef } from '../model.js';
 import { CONFIGMAPS, R } from '../resources.js';
-import { cadence, human, normaliseEvents, type Cadence, type NormEvent } from './lib/events.js';
-import { isImmutableRejection, parseRejections, type Rejection } from './lib/immutable.js';
+import { adviceFor, type AdviceContext } from '../retry/advice.js';
+import { cadence, human, normaliseEvents, type Cadence, type NormEvent } from '../retry/events.js';
+import { findLoops, type Loop } from '../retry/loops.js';
+import { isImmutableRejection, parseRejections, type Rejection } from '../retry/rejections.js';
 import type { Check, CheckContext } from './types.js';
 
 const ID = 'immutable-retry-loop';
 
 const CONTRACT = 'The desired state can never be reached (the API server rejects the change on every attempt), so the reconcile loop that owns it will never stop retrying.';
 
-function describeRejection(r: Rejection & { liveValue?: string }): string {
+/** "Service kube-system/kube-dns: spec.clusterIPs[0] 10.43.0.10 → 169.254.20.10 rejected (may not change once set)" */
+export function describeRejection(r: Rejection & { liveValue?: string }): string {
   const obj = r.kind && r.name ? `${r.kind} ${r.namespace ? r.namespace + '/' : ''}${r.name}` : 'the object';
-  const change = r.value !== undefined ? ` ${r.liveValue !== undefined ? `${r.liveValue} → ` : '→ '}${r.value}` : '';
-  return `${obj}: ${r.field ?? 'a field'}${change} rejected (${r.detail})`;
-}
-
-/** `spec.clusterIPs[0]` → the live object's value, as text (the "old" side of a rejected change). */
-function valueAt(o: KObject, path: string): string | undefined {
-  let v: unknown = o;
-  for (const part of path.split('.').flatMap((p) => p.split(/\[(\d+)\]/).filter((x) => x !== ''))) {
-    if (v === null || typeof v !== 'object') return undefined;
-    v = (v as Record<string, unknown>)[part];
+  if (r.changes?.length) {
+    return `${obj}: ${r.changes.map((c) => `${c.field} ${c.old ?? '(unset)'} → ${c.new ?? '(unset)'}`).join(', ')} rejected (${r.field ?? 'spec'}: ${r.detail})`;
   }
-  if (v === undefined) return undefined;
-  return typeof v === 'string' ? v : JSON.stringify(v);
-}
-
-/** Add the live value of each rejected field, when the object is in the snapshot (e.g. Services, Deployments). */
-function withLiveValues(snap: CheckContext['snap'], rej: Rejection[], fallbackNs?: string): Array<Rejection & { liveValue?: string }> {
-  return rej.map((r) => {
-    if (!r.kind || !r.name || !r.field || r.field === 'spec') return r;
-    const ns = r.namespace ?? fallbackNs;
-    // the message names the kind without its group: look in every captured group of that kind
-    const live = snap.lists().filter(([key]) => key === r.kind || key.startsWith(`${r.kind}.`))
-      .flatMap(([, items]) => items).find((o) => o.metadata.name === r.name && (!ns || o.metadata.namespace === ns));
-    const liveValue = live ? valueAt(live, r.field) : undefined;
-    return liveValue === undefined ? r : { ...r, liveValue };
-  });
+  // a whole pod template says nothing to a reader: the field name is the point
+  const short = (v: string | undefined): string | undefined => (v !== undefined && v.length <= 200 && !/template$/.test(r.field ?? '') ? v : undefined);
+  const [live, sent] = [short(r.liveValue), short(r.value)];
+  const change = sent !== undefined ? ` ${live !== undefined ? `${live} → ` : '→ '}${sent}` : '';
+  return `${obj}: ${r.field ?? 'a field'}${change} rejected (${r.detail})`;
 }
 
 function cadenceText(c: Cadence): string {
@@ -48,50 +35,30 @@ function cadenceText(c: Cadence): string {
 
 const EVIDENCE_LIMITS = 'Event counts are a lower bound: client-go lets a burst of 25 through, then about one event per 5 minutes per source and object. Events expire (1 h after their last update by default), so an absent event proves nothing.';
 
-// ---------------------------------------------------------------- events on ordinary objects
+const refText = (o: ObjectRef): string => `${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}`;
+const ownerText = (l: Loop): string => (l.owner.tool === 'argocd' ? `Argo CD Application ${l.owner.ref.namespace ? `${l.owner.ref.namespace}/` : ''}${l.owner.ref.name}`
+  : l.owner.tool === 'flux' ? `Flux ${refText(l.owner.ref)}` : l.owner.tool === 'controller' ? (l.owner.ref.name || 'a controller') : refText(l.owner.ref));
 
-function eventFindings(events: NormEvent[], ctx: CheckContext): Finding[] {
-  const out: Finding[] = [];
-  // group by object + reason: the same rejection reported by several events is one loop
-  const groups = new Map<string, NormEvent[]>();
-  for (const e of events) {
-    if (e.object.kind === 'Addon' && e.reason === 'ApplyManifestFailed') continue; // handled with the addon
-    if (!isImmutableRejection(e.message)) continue;
-    const k = `${e.object.kind}/${e.object.namespace ?? ''}/${e.object.name}/${e.reason}`;
-    groups.set(k, [...(groups.get(k) ?? []), e]);
-  }
-  for (const evs of groups.values()) {
-    const e0 = evs[0]!;
-    const count = evs.reduce((n, e) => n + e.count, 0);
-    const first = Math.min(...evs.map((e) => e.first ?? Infinity));
-    const last = Math.max(...evs.map((e) => e.last ?? -Infinity));
-    const c = cadence(count, Number.isFinite(first) ? first : undefined, Number.isFinite(last) ? last : undefined, ctx.now);
-    const rej = withLiveValues(ctx.snap, parseRejections(e0.message), e0.object.namespace);
-    const owner: ObjectRef = { kind: e0.object.kind, namespace: e0.object.namespace, name: e0.object.name, apiVersion: e0.object.apiVersion };
-    const what = rej.map(describeRejection).join('; ');
-    const base = {
-      checkId: ID,
-      objects: [owner],
-      evidence: { source: 'event', reason: e0.reason, reporter: e0.source, message: e0.message, rejections: rej, ...c, owner },
-      why: CONTRACT,
-    };
-    if (c.live) {
-      out.push({ ...base, code: 'ARCH-RL01', severity: 'error',
-        title: `${e0.source || 'a controller'} keeps retrying a change that can never apply to ${owner.kind} ${owner.namespace ? owner.namespace + '/' : ''}${owner.name}`,
-        message: `${what}\n${cadenceText(c)}. The loop is live.`,
-        fix: [
-          `find what declares ${rej[0]?.field ?? 'the field'} (${e0.source || 'the reporting controller'}) and revert the change to match the live object, or`,
-          `recreate the object deliberately (delete, then let the owner create it) if the new value is really wanted — with the outage that implies`,
-          `kubectl get events -A --field-selector involvedObject.name=${owner.name},reason=${e0.reason}`,
-        ] });
-    } else {
-      out.push({ ...base, code: 'ARCH-RL02', severity: 'info',
-        title: `an immutable-field change to ${owner.kind} ${owner.namespace ? owner.namespace + '/' : ''}${owner.name} was rejected${c.loop ? ' (repeated, but not recently)' : ' once'}`,
-        message: `${what}\n${cadenceText(c)}. Not a live loop${c.loop ? ': it stopped, or events are being rate-limited' : ''}.`,
-        fix: ['nothing to do if the change was a one-off mistake; check that whatever sent it will not send it again'] });
-    }
-  }
-  return out;
+// ---------------------------------------------------------------- merged loops (events, Argo CD, Flux)
+
+function loopFinding(l: Loop, ctx: AdviceContext): Finding {
+  const code = l.state === 'one-off' ? 'ARCH-RL02' : l.owner.tool === 'argocd' && l.owner.seen ? 'ARCH-RL05' : l.owner.tool === 'flux' && l.owner.seen ? 'ARCH-RL06' : 'ARCH-RL01';
+  const field = l.rejection.field ?? 'a field';
+  const what = describeRejection(l.rejection);
+  const stateLine = l.state === 'retrying' ? `Retrying: ${l.stateWhy}.` : l.state === 'stalled' ? `Stalled: ${l.stateWhy}. It still wants the change, so it fails again on the next attempt.` : `One-off: ${l.stateWhy}.`;
+  const title = l.state === 'one-off'
+    ? `an immutable-field change to ${refText(l.object)} was rejected and not repeated (${field})`
+    : `${ownerText(l)} ${l.state === 'retrying' ? 'keeps retrying' : 'is stuck on'} a change to ${refText(l.object)} that can never apply: ${field} is immutable`;
+  const objects: ObjectRef[] = l.owner.tool === 'controller' ? [l.object] : [{ ...l.owner.ref }, l.object];
+  return {
+    code, checkId: ID, severity: l.state === 'one-off' ? 'info' : 'error', title,
+    message: [what, stateLine, l.cadence ? `${cadenceText(l.cadence)}.` : '', `Seen in: ${l.sources.map((s) => s.source).join('; ')}.`].filter(Boolean).join('\n'),
+    objects,
+    evidence: { state: l.state, stateWhy: l.stateWhy, owner: { tool: l.owner.tool, ...l.owner.ref }, object: l.object, field: l.rejection.field, detail: l.rejection.detail,
+      value: l.rejection.value, liveValue: l.rejection.liveValue, changes: l.rejection.changes, sources: l.sources, retry: l.retry, ...(l.cadence ?? {}) },
+    why: l.state === 'one-off' ? 'A rejection that was superseded is history; it matters only if its source sends it again.' : CONTRACT,
+    fix: adviceFor(l, ctx),
+  };
 }
 
 // ---------------------------------------------------------------- K3s addon deployer
@@ -155,8 +122,9 @@ function k3sAddonFindings(events: NormEvent[], ctx: CheckContext): Finding[] {
         `only if the new IP is really wanted: kubectl -n ${svcNs} delete service ${svcRej.name} (K3s recreates it with ${svcRej.value ?? 'the new IP'} within 15 s) — cluster DNS is down for every pod until it is recreated, and pods keep the old nameserver in /etc/resolv.conf until they restart`,
       ];
     }
-    const sev = c.live ? 'error' : c.loop ? 'warning' : 'info';
-    out.push({ code: 'ARCH-RL03', checkId: ID, severity: immutable ? sev : c.live ? 'warning' : 'info', title,
+    const state = c.live ? 'retrying' : 'one-off';
+    Object.assign(evidence, { state });
+    out.push({ code: immutable && !c.live ? 'ARCH-RL02' : 'ARCH-RL03', checkId: ID, severity: immutable ? (c.live ? 'error' : 'info') : c.live ? 'warning' : 'info', title,
       message: `${detail}\n${cadenceText(c)}.${c.live ? ` The K3s deploy controller re-scans every 15 s and records the checksum only on success, so it will retry forever.` : ''}`,
       objects, evidence, why: CONTRACT, fix });
   }
@@ -176,70 +144,6 @@ function helmChartFindings(charts: KObject[]): Finding[] {
       objects: [ref], evidence: { source: 'k3s-helmchart', condition: failed, jobName: hc.status?.jobName },
       why: CONTRACT,
       fix: [`kubectl -n ${hc.metadata.namespace} logs job/${hc.status?.jobName ?? `helm-install-${hc.metadata.name}`}`, 'fix the chart values (spec.valuesContent / HelmChartConfig) that change an immutable field, or uninstall and reinstall the release deliberately'] });
-  }
-  return out;
-}
-
-// ---------------------------------------------------------------- Argo CD
-
-function argoFindings(apps: KObject[], snap: CheckContext['snap']): Finding[] {
-  const out: Finding[] = [];
-  for (const app of apps) {
-    const op = app.status?.operationState ?? {};
-    const msgs: Array<{ where: string; text: string; resource?: ObjectRef }> = [];
-    for (const c of app.status?.conditions ?? []) if (c.type === 'SyncError' && isImmutableRejection(c.message)) msgs.push({ where: 'condition SyncError', text: c.message });
-    if (isImmutableRejection(op.message)) msgs.push({ where: 'operationState', text: op.message });
-    for (const r of op.syncResult?.resources ?? []) {
-      if (isImmutableRejection(r.message)) msgs.push({ where: 'syncResult', text: r.message, resource: { kind: r.kind, apiVersion: r.group ? `${r.group}/${r.version}` : r.version, namespace: r.namespace, name: r.name } });
-    }
-    if (msgs.length === 0) continue;
-    const retry = app.spec?.syncPolicy?.retry;
-    const limit: number | undefined = retry?.limit;
-    const automated = Boolean(app.spec?.syncPolicy?.automated);
-    const forever = typeof limit === 'number' && limit < 0;
-    const running = op.phase === 'Running';
-    const rej = withLiveValues(snap, msgs.flatMap((m) => parseRejections(m.text).map((r) => ({ ...r, namespace: r.namespace ?? m.resource?.namespace }))), app.spec?.destination?.namespace);
-    const ref: ObjectRef = { kind: 'Application', apiVersion: 'argoproj.io/v1alpha1', namespace: app.metadata.namespace, name: app.metadata.name };
-    const mode = running && forever ? 'retries forever (syncPolicy.retry.limit: -1) and is retrying now'
-      : running ? `is retrying now (attempt ${op.retryCount ?? '?'}${typeof limit === 'number' ? ` of ${limit}` : ''})`
-        : automated ? 'has stopped retrying this revision, and fails again on every commit that touches the app'
-          : 'failed; a manual sync will fail the same way';
-    out.push({ code: 'ARCH-RL05', checkId: ID, severity: running || forever ? 'error' : 'warning',
-      title: `Argo CD Application ${app.metadata.name} can never sync: ${rej[0] ? `${rej[0].field ?? 'a field'} of ${rej[0].kind ?? 'an object'} ${rej[0].name ?? ''} is immutable` : 'immutable field'}`,
-      message: `${rej.map(describeRejection).join('; ') || msgs[0]!.text}\nThe Application ${mode}.${forever ? ' Retry limit -1 means the controller never gives up.' : ''}`,
-      objects: [ref, ...msgs.flatMap((m) => (m.resource ? [m.resource] : []))],
-      evidence: { source: 'argocd', phase: op.phase, retryCount: op.retryCount, retryLimit: limit, retriesForever: forever, automated, startedAt: op.startedAt, finishedAt: op.finishedAt, messages: msgs, rejections: rej },
-      why: CONTRACT,
-      fix: [
-        'revert the manifest change to the immutable field in Git (the live value is what the API server will keep)',
-        `or let Argo CD recreate the object: sync with Replace=true / Force (argocd app sync ${app.metadata.name} --force --replace) — this deletes and recreates it, with downtime, and for a Service a new clusterIP`,
-        ...(forever ? ['set syncPolicy.retry.limit to a finite number so a broken revision stops retrying'] : []),
-      ] });
-  }
-  return out;
-}
-
-// ---------------------------------------------------------------- Flux
-
-function fluxFindings(objs: KObject[], snap: CheckContext['snap']): Finding[] {
-  const out: Finding[] = [];
-  for (const o of objs) {
-    const ready = (o.status?.conditions ?? []).find((c: { type: string }) => c.type === 'Ready');
-    if (!ready || ready.status !== 'False' || !isImmutableRejection(ready.message)) continue;
-    const nsHint = /^[A-Za-z]+\/([a-z0-9-]+)\//.exec(ready.message)?.[1];
-    const rej = withLiveValues(snap, parseRejections(ready.message), nsHint);
-    const ref: ObjectRef = { kind: o.kind ?? 'Kustomization', apiVersion: o.apiVersion, namespace: o.metadata.namespace, name: o.metadata.name };
-    const every = o.spec?.retryInterval ?? o.spec?.interval;
-    out.push({ code: 'ARCH-RL06', checkId: ID, severity: o.spec?.suspend ? 'warning' : 'error',
-      title: `Flux ${ref.kind} ${ref.namespace}/${ref.name} fails on an immutable field${every && !o.spec?.suspend ? ` every ${every}` : ''}`,
-      message: `${rej.map(describeRejection).join('; ') || ready.message}\nReady=False (${ready.reason ?? 'ReconciliationFailed'}) since ${ready.lastTransitionTime ?? '?'}; Flux retries every ${every ?? 'interval'}${o.spec?.suspend ? ' (suspended now)' : ''}.`,
-      objects: [ref],
-      evidence: { source: 'flux', reason: ready.reason, message: ready.message, since: ready.lastTransitionTime, retryInterval: every, force: Boolean(o.spec?.force), rejections: rej },
-      why: CONTRACT,
-      fix: [
-        'revert the change to the immutable field in the source repository',
-        `or set spec.force: true on ${ref.kind} ${ref.name} so Flux deletes and recreates objects it cannot patch — with the downtime (and, for a Service, the new clusterIP) that implies; unset it afterwards`,
-      ] });
   }
   return out;
 }
@@ -291,26 +195,28 @@ export const retryLoops: Check = {
   title: 'Declarations that can never apply (immutable-field retry loops)',
   severity: 'error',
   codes: {
-    'ARCH-RL01': 'a controller keeps retrying an immutable-field change (live loop, from Events)',
-    'ARCH-RL02': 'an immutable-field change was rejected, but is not (or no longer) repeating',
+    'ARCH-RL01': 'an immutable-field change its owner still wants, seen through Events only (the owner\'s own status is not visible)',
+    'ARCH-RL02': 'one-off: an immutable-field change was rejected, then superseded or not repeated (info)',
     'ARCH-RL03': 'a K3s addon manifest fails to apply on every re-scan (e.g. CoreDNS clusterIP from --cluster-dns)',
     'ARCH-RL04': 'a K3s HelmChart install job fails',
-    'ARCH-RL05': 'an Argo CD Application can never sync because of an immutable field',
-    'ARCH-RL06': 'a Flux Kustomization/HelmRelease fails on an immutable field',
+    'ARCH-RL05': 'an Argo CD Application retries or is stalled on an immutable field it can never sync',
+    'ARCH-RL06': 'a Flux Kustomization/HelmRelease retries or is stalled on an immutable field',
     'ARCH-RL07': 'kubelet clusterDNS points at an IP no Service owns (--deep)',
   },
   // core/v1 and events.k8s.io/v1 are two views of the same stored events: listing one is enough
   // (events.k8s.io objects in snapshot files are still read)
   needs: [R.events, { ...R.services, optional: true }, { ...CONFIGMAPS, optional: true }, { ...R.daemonsets, optional: true },
+    { ...R.persistentvolumes, optional: true }, { ...R.persistentvolumeclaims, optional: true },
     { ...R.addons, optional: true }, { ...R.helmcharts, optional: true }, { ...R.argoApplications, optional: true },
     { ...R.fluxKustomizations, optional: true }, { ...R.fluxHelmReleases, optional: true }],
   deepNeeds: [R.nodes],
   docs: {
-    what: 'Changes the API server rejects because a field is immutable — a Service clusterIP ("may not change once set", formerly "field is immutable"), a Deployment selector, a StatefulSet spec ("updates to statefulset spec for fields other than ... are forbidden"), a PVC spec ("is immutable after creation") — and whether the loop that sends them is still retrying. Sources: Warning Events (core/v1 and events.k8s.io/v1), K3s addon deployer ApplyManifestFailed events on Addon objects tied to the live Service and ConfigMap kube-system/cluster-dns, K3s HelmCharts, Argo CD Application conditions/operationState, Flux Ready=False conditions; with --deep, each kubelet\'s clusterDNS (nodes/proxy/configz) against the kube-dns Service.',
+    what: 'Changes the API server rejects because a field is immutable — a Service clusterIP ("may not change once set", formerly "field is immutable"; "primary clusterIP can not be unset"), a Deployment/DaemonSet/ReplicaSet selector, a Job\'s spec.template, a StatefulSet spec ("updates to statefulset spec for fields other than ... are forbidden"), a PVC spec ("is immutable after creation", with its Go diff) — and whether the loop that sends them still wants them. Every source that shows the same rejection — Warning Events (core/v1 and events.k8s.io/v1), Argo CD Application conditions (SyncError, ComparisonError), operationState and per-resource sync results, Flux Kustomization/HelmRelease conditions, the K3s addon deployer (ApplyManifestFailed on Addon objects, tied to the live Service and ConfigMap kube-system/cluster-dns), K3s HelmCharts — becomes one finding per owner + object + field, with each source listed as evidence. With --deep, each kubelet\'s clusterDNS (nodes/proxy/configz) is compared with the kube-dns Service.\n\nLIVENESS: retrying = the owner is re-applying it now (Argo CD operation Running with a retry, Flux Ready=False, K3s/Event attempts within the last 10 minutes); stalled = the owner gave up or waits for a new revision but still wants the change (Argo CD sync failed / OutOfSync / comparison Unknown, Flux suspended or Stalled); one-off = rejected, then superseded by a later successful apply (or not repeated since).\n\nSEVERITY: a declaration that can never apply is an error as long as its owner still wants it (retrying or stalled); a superseded one-off is info. A K3s addon or HelmChart that fails for another reason is a warning.',
     why: 'In a declarative system an impossible declaration does not fail once and stop. The owning controller re-applies it forever — K3s every 15 s, Argo CD per its retry policy (limit -1 = forever) or on every commit, Flux every retryInterval — and nothing looks broken in `kubectl get pods`. Our field notes lost six hours to K3s `cluster-dns: 169.254.20.10` re-applying the CoreDNS Service with a new clusterIP.',
-    fix: 'Make the declaration match what can exist: revert the immutable field in its source (K3s config, Git), or deliberately delete and recreate the object with the outage that implies (Argo CD Replace/Force, Flux spec.force). For K3s, restore the original cluster-dns (ConfigMap kube-system/cluster-dns keeps it); to use NodeLocal DNSCache, set kubelet-arg cluster-dns instead.',
-    limits: `${EVIDENCE_LIMITS} A live loop is one whose last recorded attempt is within 10 minutes of the capture time. K3s Addons have no status: without events the addon deployer\'s state is invisible. Argo CD and Flux are read from their custom resources; when the CRDs are absent or forbidden that source is reported as not visible. The --deep DNS comparison needs get on nodes/proxy, a powerful grant, and is off by default.`,
+    fix: 'First make the declaration match what can exist: revert the immutable field in its source (Git, K3s config), or for a bound PVC put the values the cluster set (volumeName, storageClassName) into the manifest. Only if the new value is really wanted, recreate the one object at fault — never the whole app — and know the cost first: a Job runs again, a Service gets a new clusterIP, a Deployment\'s pods restart, a StatefulSet is deleted with --cascade=orphan so its pods stay, a bound PVC is never forced (its data goes with it when the PV\'s reclaimPolicy is Delete). Object-level forms: Argo CD `argocd.argoproj.io/sync-options: Force=true,Replace=true` on that object or `argocd app sync APP --resource GROUP:KIND:NS/NAME`; Flux `kustomize.toolkit.fluxcd.io/force: enabled` on that object (not spec.force on the Kustomization). A rejection "when replacing" or "primary clusterIP can not be unset" means Replace is already in use: stop replacing that object instead. When Argo CD manages itself, recreating its objects replaces the controller doing the sync. For K3s, restore the original cluster-dns (ConfigMap kube-system/cluster-dns keeps it); to use NodeLocal DNSCache, set kubelet-arg cluster-dns instead.',
+    limits: `${EVIDENCE_LIMITS} Argo CD keeps only its last operation: a rejection older than a successful sync is seen only through Events. Flux\'s newer HelmRelease reconciler may keep the immutable error only in Events once it is Stalled. Helm CLI releases keep their history in Secrets, which are never read: a failing helm upgrade shows only through Events. K3s Addons have no status: without events the addon deployer\'s state is invisible. When Argo CD or Flux CRDs are absent or forbidden, that source is reported as not visible. The --deep DNS comparison needs get on nodes/proxy, a powerful grant, and is off by default.`,
   },
+
   run(ctx) {
     const { snap } = ctx;
     const notes: string[] = [];
@@ -324,14 +230,28 @@ export const retryLoops: Check = {
       if (v) notes.push(`${n.kind}${n.group ? '.' + n.group : ''}: ${v.reason}`);
     }
     const events = normaliseEvents(snap.of(R.events), snap.of(R.eventsV1));
+    const apps = snap.of(R.argoApplications);
+    const byKey = new Map<string, KObject>();
+    for (const o of snap.all()) byKey.set(`${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`, o);
+    const lookup = (kind: string, ns: string | undefined, name: string): KObject | undefined => byKey.get(`${kind}/${ns ?? ''}/${name}`);
+    const loops = findLoops({ events, apps, flux: [...snap.of(R.fluxKustomizations), ...snap.of(R.fluxHelmReleases)], lookup, now: ctx.now });
+    const pvs = new Map(snap.of(R.persistentvolumes).map((p) => [p.metadata.name, p] as const));
+    const advice: AdviceContext = {
+      volumeOf: (pvc) => {
+        const claim = lookup('PersistentVolumeClaim', pvc.namespace, pvc.name);
+        return claim?.spec?.volumeName ? pvs.get(claim.spec.volumeName) : undefined;
+      },
+      argoNamespace: apps[0]?.metadata.namespace,
+    };
     const findings = [
       ...k3sAddonFindings(events, ctx),
-      ...eventFindings(events, ctx),
+      ...loops.map((l) => loopFinding(l, advice)),
       ...helmChartFindings(snap.of(R.helmcharts)),
-      ...argoFindings(snap.of(R.argoApplications), snap),
-      ...fluxFindings([...snap.of(R.fluxKustomizations), ...snap.of(R.fluxHelmReleases)], snap),
       ...dnsDriftFindings(ctx, notes),
     ];
+    // Helm CLI releases keep their state in Secrets, which are never read: say what that hides
+    const helmManaged = [...snap.all()].filter((o) => o.metadata.labels?.['app.kubernetes.io/managed-by'] === 'Helm' && !o.metadata.labels?.['helm.toolkit.fluxcd.io/name']).length;
+    if (helmManaged) notes.push(`${helmManaged} object${helmManaged === 1 ? ' is' : 's are'} managed by Helm: a Helm CLI release keeps its history in Secrets, which kubectl-arch never reads, so a failing helm upgrade on an immutable field shows here only through Events`);
     const looked = [`${events.length} events`];
     if (!snap.visibility(R.addons)) looked.push(`${snap.of(R.addons).length} K3s addons`);
     if (!snap.visibility(R.argoApplications)) looked.push(`${snap.of(R.argoApplications).length} Argo CD apps`);

@@ -1,7 +1,7 @@
 // Normalise core/v1 and events.k8s.io/v1 Events into one shape, deduplicated (the two APIs
 // show the same stored objects).
-import type { KObject } from '../../model.js';
-export { human } from '../../lib/time.js';
+import type { KObject } from '../model.js';
+export { human } from '../lib/time.js';
 
 export interface NormEvent {
   uid: string;

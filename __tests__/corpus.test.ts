@@ -1,0 +1,62 @@
+// The real-world corpus: one directory per case from a public issue thread (CASE.md cites owner/repo#N),
+// holding the snapshot a user could have captured and the findings that must (and must not) appear.
+// Every check is held to it; see __tests__/corpus/README.md for the format.
+import { describe, expect, test } from '@jest/globals';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { load } from 'js-yaml';
+import { CHECKS } from '../src/checks/registry.js';
+import { runChecks } from '../src/checks/run.js';
+import type { Finding } from '../src/model.js';
+import { loadSnapshot } from '../src/snapshot/load.js';
+
+const CORPUS = new URL('./corpus', import.meta.url).pathname;
+
+interface Expected {
+  check: string;
+  status?: 'findings' | 'passed' | 'skipped';
+  findings?: Array<{ code: string; severity?: string; objects?: string[]; state?: string; text?: string[] }>;
+  mustNot?: Array<{ code?: string; phrase?: string }>;
+}
+
+const cases = readdirSync(CORPUS, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+const objText = (o: { kind: string; namespace?: string; name: string }): string => `${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}`;
+const words = (f: Finding): string => [f.title, f.message, ...(f.fix ?? [])].join('\n');
+
+test('the corpus holds the real cases each check is held to', () => {
+  const byPrefix = new Map<string, number>();
+  for (const c of cases) byPrefix.set(c.split('-')[0]!, (byPrefix.get(c.split('-')[0]!) ?? 0) + 1);
+  expect(byPrefix.get('rl') ?? 0).toBeGreaterThanOrEqual(12);
+});
+
+describe.each(cases)('%s', (name) => {
+  const dir = join(CORPUS, name);
+  test('CASE.md cites a real thread as owner/repo#N', () => {
+    expect(existsSync(join(dir, 'CASE.md'))).toBe(true);
+    expect(readFileSync(join(dir, 'CASE.md'), 'utf8')).toMatch(/^Source: [\w.-]+\/[\w.-]+#\d+/m);
+  });
+
+  test('findings as expected', () => {
+    const exp = load(readFileSync(join(dir, 'expected.yaml'), 'utf8')) as Expected;
+    const snap = loadSnapshot(join(dir, 'snapshot.yaml'));
+    const result = runChecks(CHECKS, snap).find((c) => c.id === exp.check);
+    expect(result).toBeDefined();
+    const r = result!;
+    if (exp.status) expect([r.status, r.reason]).toEqual([exp.status, r.reason]);
+    for (const want of exp.findings ?? []) {
+      const match = r.findings.find((f) => f.code === want.code
+        && (!want.severity || f.severity === want.severity)
+        && (!want.state || f.evidence.state === want.state)
+        && (want.objects ?? []).every((o) => f.objects.map(objText).includes(o))
+        && (want.text ?? []).every((t) => words(f).includes(t)));
+      if (!match) {
+        const seen = r.findings.map((f) => `${f.code} ${f.severity} ${String(f.evidence.state ?? '')} [${f.objects.map(objText).join(', ')}] ${f.title}`);
+        throw new Error(`missing ${JSON.stringify(want)}\nfound:\n  ${seen.join('\n  ') || '(none)'}\nstatus: ${r.status} ${r.reason ?? ''}`);
+      }
+    }
+    for (const no of exp.mustNot ?? []) {
+      if (no.code) expect(r.findings.map((f) => f.code)).not.toContain(no.code);
+      if (no.phrase) for (const f of r.findings) expect(words(f)).not.toContain(no.phrase);
+    }
+  });
+});
