@@ -164,7 +164,9 @@ describe('orphans and quorum commands', () => {
     expect(j.kind).toBe('OrphanReport');
     expect(j.groups[0].owner.name).toBe('blog');
     const plan = await arch(['orphans', '--snapshot', EXAMPLE, '--cleanup-plan', '--fail-on', 'none']);
-    expect(plan.stdout).toMatch(/^kubectl delete deployment.apps blog-web -n blog/m);
+    // commented out, reason first: the group still serves traffic
+    expect(plan.stdout).toMatch(/^# kubectl delete deployment.apps blog-web -n blog/m);
+    expect(plan.stdout).toMatch(/still serving traffic/);
     const failing = await arch(['orphans', '--snapshot', EXAMPLE]);
     expect(failing.code).toBe(1);
   });

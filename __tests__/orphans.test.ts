@@ -55,9 +55,12 @@ describe('orphan scan', () => {
     expect(by['gone-label']).toMatchObject({ confidence: 'low', signals: ['label'] });
   });
 
-  test('label tracking method configured: label-only is medium confidence; annotation method ignores labels', () => {
+  test('label tracking configured: label-only is medium confidence; with annotation tracking a label-only leftover is still reported, flagged', () => {
     expect(scan([argoCm({ 'application.resourceTrackingMethod': 'label' }), app('x'), o('v1', 'ConfigMap', 'c', 'n', inst('gone'))]).groups[0]!.confidence).toBe('medium');
-    expect(scan([argoCm({ 'application.resourceTrackingMethod': 'annotation' }), app('x'), o('v1', 'ConfigMap', 'c', 'n', inst('gone'))]).groups).toHaveLength(0);
+    // objects keep the old tracking until their next sync: an app deleted right after a switch leaves label-only objects
+    const g = scan([argoCm({ 'application.resourceTrackingMethod': 'annotation' }), app('x'), o('v1', 'ConfigMap', 'c', 'n', inst('gone'))]).groups[0]!;
+    expect(g).toMatchObject({ confidence: 'low', signals: ['label'] });
+    expect(g.caveats.join()).toMatch(/before a switch of tracking method/);
   });
 
   test('custom instance label key from argocd-cm', () => {
@@ -147,12 +150,30 @@ describe('orphan scan', () => {
     expect(scanOrphans(snap).notes.join()).toMatch(/partial visibility: 2 types could not be listed, not scanned: widgets.example.com \(403\), pods.metrics.k8s.io \(503\)/);
   });
 
-  test('tracking left by an Argo CD that is no longer installed is noted, not judged', () => {
-    const snap = snapshotOf([o('v1', 'ConfigMap', 'c', 'n', {}, tid('old', '', 'ConfigMap', 'n', 'c'))], { captured: CAPTURED.filter((c) => c.group !== 'argoproj.io') });
+  test('tracking by an Argo CD that does not run here (e.g. a management cluster): cannot be judged here, never "no orphans"', () => {
+    const snap = snapshotOf([o('v1', 'ConfigMap', 'c', 'n', {}, { ...tid('web', '', 'ConfigMap', 'n', 'c'), 'argocd.argoproj.io/installation-id': 'mgmt-1' }),
+      o('v1', 'ConfigMap', 'plain', 'n', inst('web'))], { captured: CAPTURED.filter((c) => c.group !== 'argoproj.io') });
     snap.markUnavailable({ group: 'argoproj.io', kind: 'Application', status: 404, reason: 'not installed' });
     const rep = scanOrphans(snap);
     expect(rep.groups).toEqual([]);
-    expect(rep.notes.join()).toMatch(/1 object carries Argo CD tracking annotations but Argo CD Applications are not served here/);
+    // the installation id is not this cluster's (there is no argocd-cm here), so it is noted as foreign; without it, judged elsewhere
+    const snap2 = snapshotOf([o('v1', 'ConfigMap', 'c', 'n', {}, tid('web', '', 'ConfigMap', 'n', 'c'))], { captured: CAPTURED.filter((c) => c.group !== 'argoproj.io') });
+    snap2.markUnavailable({ group: 'argoproj.io', kind: 'Application', status: 404, reason: 'not installed' });
+    const r2 = runChecks([gitopsOrphans], snap2)[0]!;
+    expect(r2.findings.map((f) => [f.code, f.severity])).toEqual([['ARCH-OR07', 'info']]);
+    expect(r2.findings[0]!.title).toMatch(/tracked by Argo CD Application web, whose Argo CD is not in this cluster — cannot be judged here/);
+    expect(rep.notes.join()).toMatch(/1 object carries only the app.kubernetes.io\/instance label and Argo CD does not run here/);
+  });
+
+  test('an Application being deleted: not an orphan, shown with how long, a warning when long or when no controller runs', () => {
+    const deleting = o('argoproj.io/v1alpha1', 'Application', 'web', 'argocd', {}, {}, { metadata: { name: 'web', namespace: 'argocd', uid: 'app-web',
+      deletionTimestamp: '2026-08-11T09:00:00Z', finalizers: ['resources-finalizer.argocd.argoproj.io'] },
+      status: { conditions: [{ type: 'DeletionError', message: 'Unable to delete application resources: cluster "x" not found' }] } });
+    const r = runChecks([gitopsOrphans], snapshotOf([argoCm(), deleting, o('v1', 'ConfigMap', 'c', 'n', inst('web'), tid('web', '', 'ConfigMap', 'n', 'c'))], { captured: CAPTURED }))[0]!;
+    expect(r.findings.map((f) => f.code)).toEqual(['ARCH-OR08']);
+    expect(r.findings[0]).toMatchObject({ severity: 'warning' });
+    expect(r.findings[0]!.title).toMatch(/is being deleted \(for 2 days\)/);
+    expect(r.findings[0]!.message).toMatch(/cluster "x" not found/);
   });
 
   test('no Argo CD and no Flux at all: the check is skipped with the reason', () => {
@@ -170,11 +191,29 @@ describe('orphan scan', () => {
     expect(rep.dangling.map((d) => d.name)).toEqual(['web-1']);
   });
 
-  test('cleanup plan: workloads, routes, services, config, storage, cluster-scoped; PV data called out', () => {
+  test('cleanup plan: traffic, workloads, config, storage (data named), cluster-scoped; commented out while serving', () => {
     const plan = cleanupPlan(scanOrphans(loadSnapshot(EXAMPLE)).groups);
-    const cmds = plan.split('\n').filter((l) => l.startsWith('kubectl delete'));
-    expect(cmds.map((c) => c.split(' ')[2])).toEqual(['deployment.apps', 'ingress.networking.k8s.io', 'service', 'configmap', 'persistentvolumeclaim', 'clusterrole.rbac.authorization.k8s.io', 'persistentvolume']);
-    expect(plan).toMatch(/PersistentVolume pvc-3f6b1c2e-blog-data holds data/);
+    // the field-notes app still serves traffic: nothing runs by copy-paste
+    expect(plan).toMatch(/NOT RECOMMENDED AS IS[^\n]*\n#   it is still serving traffic \(Ingress blog\/blog/);
+    expect(plan.split('\n').filter((l) => l.startsWith('kubectl '))).toEqual([]);
+    const cmds = plan.split('\n').filter((l) => l.startsWith('# kubectl delete'));
+    expect(cmds.map((c) => c.split(' ')[3])).toEqual(['ingress.networking.k8s.io', 'service', 'deployment.apps', 'configmap', 'persistentvolumeclaim', 'clusterrole.rbac.authorization.k8s.io', 'persistentvolume']);
+    expect(plan).toMatch(/# DATA: PersistentVolumeClaim blog\/blog-data/);
+    expect(plan).toMatch(/# DATA: PersistentVolume pvc-3f6b1c2e-blog-data/);
     expect(plan).not.toMatch(/--now|--force/);
+  });
+
+  test('cleanup plan: a namespace is deleted only when nothing else lives in it; an idle group is runnable', () => {
+    const ns = o('v1', 'Namespace', 'shared', undefined, {}, tid('gone', '', 'Namespace', 'shared', 'shared'));
+    const cm = o('v1', 'ConfigMap', 'cfg', 'shared', {}, tid('gone', '', 'ConfigMap', 'shared', 'cfg'));
+    const other = o('v1', 'ConfigMap', 'someone-else', 'shared');
+    const plan = cleanupPlan(scan([argoCm(), app('x'), ns, cm, other]).groups);
+    expect(plan).toMatch(/^kubectl delete configmap cfg -n shared --wait=false$/m);
+    expect(plan).not.toMatch(/kubectl delete namespace shared/);
+    expect(plan).toMatch(/# namespace shared is not deleted: it also holds ConfigMap someone-else/);
+    const alone = cleanupPlan(scan([argoCm(), app('x'), ns, cm]).groups);
+    expect(alone).toMatch(/^kubectl delete namespace shared --wait=false$/m);
+    // the namespace comes last
+    expect(alone.indexOf('delete namespace')).toBeGreaterThan(alone.indexOf('delete configmap'));
   });
 });

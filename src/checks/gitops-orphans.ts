@@ -1,5 +1,6 @@
 // doctor's summary of the orphan scan; `kubectl arch orphans` shows it in depth.
-import { scanOrphans, type OrphanGroup } from '../orphans/scan.js';
+import { scanOrphans, type Deleting, type ElsewhereGroup, type OrphanGroup } from '../orphans/scan.js';
+import { human } from '../lib/time.js';
 import type { Finding } from '../model.js';
 import { CONFIGMAPS, R } from '../resources.js';
 import type { Check } from './types.js';
@@ -11,16 +12,49 @@ const ownerText = (g: OrphanGroup): string => `${g.owner.kind} ${g.owner.namespa
 export function groupFinding(g: OrphanGroup): Finding {
   const where = [...new Set(g.objects.filter((o) => o.namespace).map((o) => o.namespace))];
   const counts = `${g.namespaced} object${g.namespaced === 1 ? '' : 's'}${where.length ? ` in namespace${where.length === 1 ? '' : 's'} ${where.join(', ')}` : ''}${g.clusterScoped ? `, ${g.clusterScoped} cluster-scoped` : ''}`;
-  const code = g.liveness.servingTraffic ? 'ARCH-OR01' : g.liveness.runningPods > 0 ? 'ARCH-OR02' : 'ARCH-OR03';
-  const severity = g.liveness.servingTraffic ? 'error' : g.confidence === 'low' ? 'info' : 'warning';
+  const running = g.liveness.runningPods > 0 || g.liveness.activeApps.length > 0;
+  const code = g.liveness.servingTraffic ? 'ARCH-OR01' : running ? 'ARCH-OR02' : 'ARCH-OR03';
+  // what is still running matters whatever the evidence; idle leftovers on weak evidence are only info
+  const severity = g.liveness.servingTraffic ? 'error' : running || g.confidence !== 'low' ? 'warning' : 'info';
   return {
     code, checkId: ID, severity,
-    title: `${g.owner.tool} ${ownerText(g)} (gone): ${counts}${g.liveness.servingTraffic ? ' — still serving traffic' : g.liveness.runningPods ? ' — still running' : ''}`,
-    message: `${g.liveness.summary}. Confidence ${g.confidence} (matched by ${g.signals.join(', ')}).${g.confidence === 'low' ? ' The instance label alone is weak evidence: Helm charts set the same label.' : ''}`,
+    title: `${g.owner.tool} ${ownerText(g)} (gone): ${counts}${g.liveness.servingTraffic ? ' — still serving traffic' : running ? ' — still running' : ''}`,
+    message: `${g.liveness.summary}. Confidence ${g.confidence} (matched by ${g.signals.join(', ')}).${g.caveats.length ? ` Evidence: ${g.caveats.join('; ')}.` : ''}`,
     objects: g.objects.map(({ kind, apiVersion, namespace, name }) => ({ kind, apiVersion, namespace, name })),
     evidence: { owner: g.owner, confidence: g.confidence, signals: g.signals, liveness: g.liveness, oldest: g.oldest, namespaced: g.namespaced, clusterScoped: g.clusterScoped },
     why: 'Deleting the declaration is not deleting the thing: without a cascading finalizer or ownerReferences, nothing garbage-collects what the owner created. Deleting the namespace still leaves cluster-scoped objects (PVs, ClusterRoles).',
     fix: ['kubectl arch orphans --cleanup-plan   # prints the kubectl delete commands in a safe order, for review', 'or re-create the owner to adopt the objects again'],
+  };
+}
+
+export function elsewhereFinding(e: ElsewhereGroup): Finding {
+  const owners = e.owners.slice(0, 8).join(', ') + (e.owners.length > 8 ? ` and ${e.owners.length - 8} more` : '');
+  const where = e.tool === 'Argo CD' ? 'the cluster that runs Argo CD (often a management cluster)' : 'the cluster or namespace that runs Flux';
+  return {
+    code: 'ARCH-OR07', checkId: ID, severity: 'info',
+    title: `${e.objects.length} object${e.objects.length === 1 ? ' is' : 's are'} tracked by ${e.tool} ${owners}, whose ${e.tool} is not in this cluster — cannot be judged here`,
+    message: `${e.tool} does not run in this cluster, so whether ${e.owners.length === 1 ? 'its owner' : 'their owners'} still exist${e.owners.length === 1 ? 's' : ''} can only be seen in ${where}.${e.installationIDs.length ? ` Installation ID: ${e.installationIDs.join(', ')}.` : ''} Meanwhile they are: ${e.liveness.summary}. Confidence ${e.confidence}.`,
+    objects: e.objects.slice(0, 50).map(({ kind, apiVersion, namespace, name }) => ({ kind, apiVersion, namespace, name })),
+    evidence: { tool: e.tool, owners: e.owners, installationIDs: e.installationIDs, confidence: e.confidence, liveness: e.liveness, objects: e.objects.length },
+    why: 'An owner that lives in another cluster cannot be checked from here: reporting these as orphans, or as fine, would both be guesses.',
+    fix: [e.tool === 'Argo CD' ? `in the cluster that runs Argo CD: argocd app list (or kubectl get applications -A) and look for ${e.owners.slice(0, 3).join(', ')}` : 'where Flux runs: flux get all -A',
+      'run kubectl arch orphans there too: deleted Applications whose destination is this cluster leave exactly these objects'],
+  };
+}
+
+export function deletingFinding(d: Deleting): Finding {
+  const long = d.ageSeconds !== undefined && d.ageSeconds > 3600;
+  const stuckWhy = d.controllerRunning === false ? ' No Argo CD application controller is running, so nothing will remove the finalizer.' : '';
+  return {
+    code: 'ARCH-OR08', checkId: ID, severity: long || d.controllerRunning === false ? 'warning' : 'info',
+    title: `Argo CD Application ${d.app.namespace}/${d.app.name} is being deleted${d.ageSeconds !== undefined ? ` (for ${human(d.ageSeconds)})` : ''}`,
+    message: `deletionTimestamp ${d.since}; finalizers ${d.finalizers.join(', ') || 'none of Argo CD'} keep it until its resources are deleted.${d.condition ? ` DeletionError: ${d.condition}.` : ''}${stuckWhy} Its objects are being deleted, not orphaned.`,
+    objects: [d.app],
+    evidence: { ...d },
+    why: 'A cascading delete waits for every managed object to go; an object stuck on its own finalizer, a destination that no longer exists, or a missing controller keeps the Application (and often its namespace) Terminating.',
+    fix: [`kubectl -n ${d.app.namespace} get application ${d.app.name} -o jsonpath='{.status.conditions}'   # why it waits`,
+      `kubectl get all -n <destination namespace>   # objects still terminating (their own finalizers)`,
+      ...(d.controllerRunning === false ? ['bring the Argo CD application controller back (it finishes the deletion), rather than removing the finalizer by hand — removing it leaves the resources behind'] : [])],
   };
 }
 
@@ -31,20 +65,22 @@ export const gitopsOrphans: Check = {
   allTypes: true,
   codes: {
     'ARCH-OR01': 'objects left by a deleted Argo CD/Flux owner are still serving traffic',
-    'ARCH-OR02': 'objects left by a deleted owner still run pods',
+    'ARCH-OR02': 'objects left by a deleted owner still run pods (directly or through a leftover HelmRelease, Application or operator resource)',
     'ARCH-OR03': 'objects left by a deleted owner (idle: config, RBAC, volumes)',
     'ARCH-OR04': 'a live Argo CD Application has no cascading finalizer: deleting it would orphan its resources',
     'ARCH-OR05': 'an app-of-apps parent has no cascading finalizer: its child Applications would be left behind',
     'ARCH-OR06': 'ownerReferences point at owners that no longer exist (garbage collection stuck or disabled)',
+    'ARCH-OR07': 'objects tracked by a GitOps owner whose controller is not in this cluster: cannot be judged here',
+    'ARCH-OR08': 'an Argo CD Application is being deleted (deletionTimestamp and finalizer): not an orphan; warning when it has lasted long',
   },
   needs: [{ ...R.podsLean, optional: true }, { ...R.services, optional: true }, { ...CONFIGMAPS, optional: true }, { ...R.endpoints, optional: true }, { ...R.endpointslices, optional: true }, { ...R.ingresses, optional: true },
     { ...R.httproutes, optional: true }, { ...R.persistentvolumes, optional: true }, { ...R.persistentvolumeclaims, optional: true },
     { ...R.argoApplications, optional: true }, { ...R.fluxKustomizations, optional: true }, { ...R.fluxHelmReleases, optional: true }],
   docs: {
-    what: 'Every listable object (metadata only, through discovery) that carries a GitOps owner\'s tracking — Argo CD\'s argocd.argoproj.io/tracking-id annotation or instance label (key and tracking method from argocd-cm, installationID honoured, copied annotations ignored), Flux\'s kustomize/helm toolkit labels — whose owner no longer exists, grouped by that owner, with liveness (running pods, Services with ready endpoints, Ingress/HTTPRoute pointing at them, bound volumes). Also: live Applications without a cascading finalizer, app-of-apps parents, dangling ownerReferences. Objects kept on purpose (Delete=false, helm.sh/resource-policy: keep, CRDs, Flux prune: disabled) are listed as kept.',
+    what: 'Every listable object (metadata only, through discovery) that carries a GitOps owner\'s tracking — Argo CD\'s argocd.argoproj.io/tracking-id annotation (copied ids that do not name their own object are ignored) or instance label (key, tracking method and installationID from argocd-cm; apps in any namespace as <ns>_<name>), Flux\'s kustomize/helm toolkit labels — whose owner no longer exists, grouped by that owner. Liveness follows every chain a leftover can hide work behind: ownerReferences (Deployment → ReplicaSet → Pod, an operator\'s custom resource → its workloads), a leftover Flux HelmRelease → the release helm-controller still reconciles, a leftover Argo CD Application → what it still tracks; then Services with ready endpoints and the Ingresses/HTTPRoutes routing to them. Objects tracked by an Argo CD or Flux that does not run in this cluster (a management cluster deploying here) are reported as not judgeable here, never as fine. Applications being deleted (deletionTimestamp + finalizer) are shown as such, with how long and why. Also: live Applications without a cascading finalizer, app-of-apps parents, dangling ownerReferences. Kept on purpose (never orphans, never in a cleanup plan): argocd.argoproj.io/sync-options Delete=false or Prune=false, helm.sh/resource-policy: keep, CRDs, kustomize.toolkit.fluxcd.io/prune: disabled.',
     why: 'Deleting an Argo CD Application that lacks resources-finalizer.argocd.argoproj.io leaves its workloads running and serving traffic; Argo CD\'s own orphaned-resources monitor only watches namespaces a live Application targets, so it cannot see this. Deleting the namespace still leaves cluster-scoped objects.',
-    fix: '`kubectl arch orphans --cleanup-plan` prints the kubectl delete commands in a safe order for review. To prevent it, add resources-finalizer.argocd.argoproj.io to Applications (or delete with argocd app delete --cascade).',
-    limits: 'Attribution is by tracking metadata: the annotation is strong evidence, the instance label alone is weak (Helm sets it too) and is rated low confidence. When Applications (or Flux objects) cannot be listed, their tracked objects are not judged. Secrets are never read. Flux objects of a Kustomization deleted with prune: false or deletionPolicy: Orphan were left on purpose, which the deleted object no longer shows.',
+    fix: '`kubectl arch orphans --cleanup-plan` prints (never runs) kubectl delete commands object by object: traffic first (Ingress, HTTPRoute, Service), then workloads, then configuration, storage last with the data it holds named (the PV\'s reclaimPolicy), then cluster-scoped objects. `kubectl delete namespace` appears only when every object in the namespace belongs to the group. A group still serving traffic, or matched on weak evidence only, is printed commented out with the reason at the top. Often the better fix is to re-create the owner so it adopts the objects again. To prevent it, add resources-finalizer.argocd.argoproj.io to Applications (or delete with argocd app delete --cascade).',
+    limits: 'Attribution is by tracking metadata: the annotation is strong evidence; the instance label alone is weak (Helm charts set it too) and is rated low confidence (medium with label tracking configured). After a switch of tracking method, objects keep only the old tracking until their next sync, so label-only leftovers are still reported, flagged. When Applications (or Flux objects) cannot be listed, their tracked objects are not judged; when the tool is not installed here, they are reported as tracked elsewhere. Secrets are never read. Flux objects of a Kustomization deleted with prune: false or deletionPolicy: Orphan were left on purpose, which the deleted object no longer shows.',
   },
   run(ctx) {
     const rep = scanOrphans(ctx.snap);
@@ -53,10 +89,10 @@ export const gitopsOrphans: Check = {
       const v = ctx.snap.visibility(n);
       if (v) notes.push(`${n.kind}: ${v.reason} — ${why}`);
     }
-    if (!rep.argo.visible && !rep.flux.visible && rep.groups.length === 0) {
+    const findings: Finding[] = [...rep.groups.map(groupFinding), ...rep.elsewhere.map(elsewhereFinding), ...rep.deleting.map(deletingFinding)];
+    if (!rep.argo.visible && !rep.flux.visible && findings.length === 0) {
       return { findings: [], skipped: `no GitOps owner is visible: Argo CD (${rep.argo.reason ?? '?'}), Flux (${rep.flux.reason ?? '?'})`, notes };
     }
-    const findings: Finding[] = rep.groups.map(groupFinding);
     for (const r of rep.risks) {
       findings.push({
         code: r.kind === 'app-of-apps-parent' ? 'ARCH-OR05' : 'ARCH-OR04', checkId: ID, severity: r.kind === 'app-of-apps-parent' ? 'warning' : 'info',
@@ -79,6 +115,8 @@ export const gitopsOrphans: Check = {
         fix: ['check kube-controller-manager logs for garbage collector errors', 'delete the dependents yourself if they are not needed'],
       });
     }
-    return { findings, notes, passed: `no orphans among ${rep.scanned} objects (${rep.argo.apps} Argo CD apps, ${rep.flux.kustomizations + rep.flux.helmReleases} Flux owners)${rep.kept.length ? `; ${rep.kept.length} kept on purpose` : ''}` };
+    const judged = [rep.argo.visible ? `${rep.argo.apps} Argo CD apps` : '', rep.flux.visible ? `${rep.flux.kustomizations + rep.flux.helmReleases} Flux owners` : ''].filter(Boolean).join(', ');
+    const notJudged = [!rep.argo.visible && rep.argo.state === 'not-visible' ? 'Argo CD' : '', !rep.flux.visible && rep.flux.state === 'not-visible' ? 'Flux' : ''].filter(Boolean);
+    return { findings, notes, passed: `no leftovers of deleted owners among ${rep.scanned} objects (owners judged: ${judged})${notJudged.length ? `; ${notJudged.join(' and ')} could not be judged (see notes)` : ''}${rep.kept.length ? `; ${rep.kept.length} kept on purpose` : ''}` };
   },
 };

@@ -1,5 +1,5 @@
 // `kubectl arch orphans`: what deleted GitOps owners left running, in depth.
-import { gitopsOrphans, groupFinding } from '../checks/gitops-orphans.js';
+import { deletingFinding, elsewhereFinding, gitopsOrphans, groupFinding } from '../checks/gitops-orphans.js';
 import { EXIT } from '../errors.js';
 import { FINGERPRINT_NEEDS } from '../fingerprint.js';
 import { SEVERITY_RANK } from '../model.js';
@@ -20,7 +20,8 @@ export async function orphans(args: GlobalArgs & { 'cleanup-plan'?: boolean; 'li
   const { snap, source } = await acquire(args, [...FINGERPRINT_NEEDS, ...gitopsOrphans.needs], { allTypes: true });
   const rep = scanOrphans(snap);
   const now = evidenceTime(snap);
-  const worst = Math.max(-1, ...rep.groups.map((g) => SEVERITY_RANK[groupFinding(g).severity]));
+  const all = [...rep.groups.map(groupFinding), ...rep.elsewhere.map(elsewhereFinding), ...rep.deleting.map(deletingFinding)];
+  const worst = Math.max(-1, ...all.map((f) => SEVERITY_RANK[f.severity]));
   const code = exitFor(worst, args['fail-on']);
   if (args['cleanup-plan']) {
     process.stdout.write(cleanupPlan(rep.groups));

@@ -1,22 +1,26 @@
-// --cleanup-plan: the kubectl delete commands a human can review and run, in a safe order.
-// Printed, never run. Workloads first (stop the pods), then what routes traffic to them, then
-// config, then namespaced storage, then cluster-scoped objects, PVs last with their data called out.
-import { termSafeDeep } from '../render/safe.js';
-import type { OrphanGroup } from './scan.js';
+// --cleanup-plan: the kubectl delete commands a human can review and run. Printed, never run.
+// Rules (README "Orphans: a cleanup plan that cannot hurt"):
+// - object by object, in this order: traffic first (Ingress, routes, Service), then workloads, then
+//   configuration, storage last with the data it holds named (the PV's reclaimPolicy), cluster-scoped objects,
+//   and the namespace at the very end — only when every object in it belongs to the group;
+// - kept-on-purpose objects are never in the plan (the scan keeps them out of groups);
+// - a group still serving traffic, or matched on weak evidence only, is printed commented out, the reason first.
+import { termSafe } from '../render/safe.js';
+import type { OrphanGroup, StorageNote } from './scan.js';
 
 const ORDER: Record<string, number> = {
-  Deployment: 0, StatefulSet: 0, DaemonSet: 0, ReplicaSet: 0, Job: 0, CronJob: 0, Pod: 0, Rollout: 0,
-  HorizontalPodAutoscaler: 1, PodDisruptionBudget: 1,
-  Ingress: 2, HTTPRoute: 2, GRPCRoute: 2, Gateway: 2, IngressRoute: 2,
-  Service: 3,
+  Ingress: 0, HTTPRoute: 0, GRPCRoute: 0, TCPRoute: 0, TLSRoute: 0, IngressRoute: 0, Gateway: 0,
+  Service: 1,
+  Deployment: 2, StatefulSet: 2, DaemonSet: 2, ReplicaSet: 2, Job: 2, CronJob: 2, Pod: 2, Rollout: 2, HelmRelease: 2, Application: 2, Kustomization: 2,
+  HorizontalPodAutoscaler: 3, PodDisruptionBudget: 3,
   ConfigMap: 4, ServiceAccount: 4, Role: 4, RoleBinding: 4, NetworkPolicy: 4,
   PersistentVolumeClaim: 6,
 };
 
 const rank = (kind: string, namespaced: boolean): number => {
+  if (kind === 'Namespace') return 10;
   if (kind === 'PersistentVolume') return 9;
-  if (kind === 'Namespace') return 8;
-  if (!namespaced) return 7;
+  if (!namespaced) return 8;
   return ORDER[kind] ?? 5;
 };
 
@@ -25,19 +29,52 @@ const resourceArg = (kind: string, apiVersion: string | undefined): string => {
   return g ? `${kind.toLowerCase()}.${g}` : kind.toLowerCase();
 };
 
-export function cleanupPlan(found: OrphanGroup[]): string {
-  // a shell script for a human: a newline or escape in an owner name must not become a command
-  const groups = termSafeDeep(found, false);
-  const lines = ['# kubectl-arch cleanup plan — review before running; kubectl-arch never runs it.', '# Order: workloads, then routes and Services, then config, then storage, then cluster-scoped objects.'];
-  for (const g of groups) {
-    lines.push('', `# ${g.owner.tool} ${g.owner.kind} ${g.owner.namespace ? g.owner.namespace + '/' : ''}${g.owner.name} (gone) — confidence ${g.confidence} (${g.signals.join(', ')}) — ${g.liveness.summary}`);
-    if (g.confidence === 'low') lines.push('# LOW CONFIDENCE: matched on the instance label only (Helm sets the same label). Check each object before deleting.');
-    const objs = [...g.objects].sort((a, b) => rank(a.kind, Boolean(a.namespace)) - rank(b.kind, Boolean(b.namespace)) || a.kind.localeCompare(b.kind) || a.name.localeCompare(b.name));
-    for (const o of objs) {
-      if (o.kind === 'PersistentVolume' || o.kind === 'PersistentVolumeClaim') lines.push(`# ${o.kind} ${o.name} holds data: back it up first; a PV with reclaimPolicy Retain keeps the disk after deletion`);
-      lines.push(`kubectl delete ${resourceArg(o.kind, o.apiVersion)} ${o.name}${o.namespace ? ` -n ${o.namespace}` : ''} --wait=false`);
+function dataWarning(s: StorageNote): string {
+  const what = `${s.kind} ${s.namespace ? `${s.namespace}/` : ''}${s.name}`;
+  if (s.reclaimPolicy === 'Delete') return `# DATA: deleting ${what} DELETES THE DATA (reclaimPolicy Delete${s.volume ? ` on ${s.volume}` : ''}); back it up first, or set the PV's reclaimPolicy to Retain`;
+  if (s.reclaimPolicy) return `# DATA: ${what} — reclaimPolicy ${s.reclaimPolicy}${s.volume ? ` on ${s.volume}` : ''}: the disk stays after deletion and must be removed by hand`;
+  return `# DATA: ${what} holds data; its volume's reclaimPolicy is not visible — check it (kubectl get pv) before deleting`;
+}
+
+function groupLines(g: OrphanGroup): string[] {
+  const L: string[] = [];
+  const owner = `${g.owner.tool} ${g.owner.kind} ${g.owner.namespace ? g.owner.namespace + '/' : ''}${g.owner.name}`;
+  L.push('', `# ${owner} (gone) — confidence ${g.confidence} (${g.signals.join(', ')}) — ${g.liveness.summary}`);
+  const holdReasons: string[] = [];
+  if (g.liveness.servingTraffic) holdReasons.push(`it is still serving traffic (${g.liveness.routes.join(', ')}): deleting it is an outage for whoever still uses it`);
+  if (g.confidence === 'low') holdReasons.push(`it was matched on weak evidence only (${g.caveats.join('; ') || 'the instance label'}): check each object first`);
+  const hold = holdReasons.length > 0;
+  if (hold) {
+    L.push('# NOT RECOMMENDED AS IS — every command below is commented out because', ...holdReasons.map((r) => `#   ${r}`),
+      '# Re-create the owner to adopt these objects again, or remove the leading "# " only after checking.');
+  }
+  const cmd = (s: string): string => (hold ? `# ${s}` : s);
+  const objs = [...g.objects].sort((a, b) => rank(a.kind, Boolean(a.namespace)) - rank(b.kind, Boolean(b.namespace)) || a.kind.localeCompare(b.kind) || a.name.localeCompare(b.name));
+  for (const o of objs) {
+    if (o.kind === 'Namespace' && !o.namespace) continue; // decided below, with what else it holds
+    const s = g.storage.find((x) => x.kind === o.kind && x.name === o.name && x.namespace === o.namespace);
+    if (s) L.push(dataWarning(s));
+    L.push(cmd(`kubectl delete ${resourceArg(o.kind, o.apiVersion)} ${o.name}${o.namespace ? ` -n ${o.namespace}` : ''} --wait=false`));
+  }
+  for (const ns of g.namespaces) {
+    const tracked = g.objects.some((o) => o.kind === 'Namespace' && o.name === ns.name);
+    if (ns.deletable && tracked) {
+      L.push(`# namespace ${ns.name} holds nothing else the scan can see (Secrets are not read: any in it are deleted too)`);
+      L.push(cmd(`kubectl delete namespace ${ns.name} --wait=false`));
+    } else if (!ns.deletable) {
+      L.push(`# namespace ${ns.name} is not deleted: it also holds ${ns.others.join(', ')}`);
     }
   }
+  return L;
+}
+
+export function cleanupPlan(found: OrphanGroup[]): string {
+  // a shell script for a human: a newline or escape in a name from the cluster must not become a command
+  const groups = found.map((g) => JSON.parse(JSON.stringify(g), (_k, v) => (typeof v === 'string' ? termSafe(v) : v)) as OrphanGroup);
+  const lines = ['# kubectl-arch cleanup plan — review before running; kubectl-arch never runs it.',
+    '# Order: traffic (Ingress, routes, Services), workloads, configuration, storage (data warnings), cluster-scoped objects,',
+    '# namespaces last and only when nothing else lives in them. Kept-on-purpose objects are never listed.'];
+  for (const g of groups) lines.push(...groupLines(g));
   if (groups.length === 0) lines.push('', '# nothing to clean up');
   return lines.join('\n') + '\n';
 }

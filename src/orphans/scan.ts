@@ -1,29 +1,33 @@
-// The orphan scan: objects whose GitOps owner (Argo CD Application, Flux Kustomization/HelmRelease)
-// no longer exists, grouped by that former owner, with liveness and confidence. Pure: snapshot in.
-// Facts: REFERENCE.md §2 (tracking-id format, instance label, tracking method, installationID,
-// kept-on-purpose markers, cascading finalizers).
+// The orphan scan: objects whose GitOps owner (Argo CD Application, Flux Kustomization/HelmRelease) no longer
+// exists, grouped by that former owner, with liveness through every chain and confidence; objects tracked by an
+// owner that is not in this cluster (cannot be judged here); Applications being deleted; kept-on-purpose
+// objects; live Applications at risk; dangling ownerReferences. Pure: snapshot in, report out.
+// Steps: owners (what can be judged) → claims (who says each object is theirs) → groups → liveness and
+// namespace safety → risks and deletions.
 import { groupOf, type KObject, type ObjectRef } from '../model.js';
 import { R } from '../resources.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
+import { buildIndex, liveness, type LiveIndex, type Liveness } from './liveness.js';
+import { argoConfig, CASCADING_FINALIZERS, claim, isRoot, keptReason, renderedByHelmTemplate, type ArgoConfig, type Attribution, type Confidence, type Signal } from './tracking.js';
 
-export type Confidence = 'high' | 'medium' | 'low';
-export type Signal = 'annotation+label' | 'annotation' | 'label' | 'flux-labels';
+export { parseTrackingId } from './tracking.js';
+export type { Confidence, Signal } from './tracking.js';
+export type { Liveness } from './liveness.js';
 
 export interface OrphanObject extends ObjectRef {
   signal: Signal;
   created?: string;
-  /** Human detail for liveness, e.g. "2/2 pods Running". */
-  live?: string;
 }
 
-export interface Liveness {
-  servingTraffic: boolean;
-  runningPods: number;
-  readyEndpoints: number;
-  routes: string[];
-  boundVolumes: string[];
-  summary: string;
+export interface NamespacePlan {
+  name: string;
+  /** Every object in it belongs to the group (or is derived from it), so deleting the namespace is safe. */
+  deletable: boolean;
+  /** What else lives there, when not deletable. */
+  others: string[];
 }
+
+export interface StorageNote { kind: string; namespace?: string; name: string; volume?: string; reclaimPolicy?: string }
 
 export interface OrphanGroup {
   owner: { tool: 'Argo CD' | 'Flux'; kind: string; namespace?: string; name: string };
@@ -32,7 +36,20 @@ export interface OrphanGroup {
   clusterScoped: number;
   confidence: Confidence;
   signals: Signal[];
+  caveats: string[];
   oldest?: string;
+  liveness: Liveness;
+  namespaces: NamespacePlan[];
+  storage: StorageNote[];
+}
+
+/** Objects tracked by an owner whose controller does not run in this cluster: cannot be judged here. */
+export interface ElsewhereGroup {
+  tool: 'Argo CD' | 'Flux';
+  owners: string[];
+  installationIDs: string[];
+  objects: OrphanObject[];
+  confidence: Confidence;
   liveness: Liveness;
 }
 
@@ -48,16 +65,29 @@ export interface Risk {
   children?: string[];
 }
 
+export interface Deleting {
+  app: ObjectRef;
+  since: string;
+  ageSeconds?: number;
+  finalizers: string[];
+  condition?: string;
+  controllerRunning: boolean | null;
+}
+
 export interface Dangling extends ObjectRef {
   ownerKind: string;
   ownerName: string;
   ownerUid: string;
 }
 
+export type OwnerState = 'listed' | 'not-installed' | 'not-visible';
+
 export interface OrphanReport {
-  argo: { visible: boolean; reason?: string; namespace?: string; trackingMethod: string; instanceLabelKey: string; installationID?: string; apps: number };
-  flux: { visible: boolean; reason?: string; kustomizations: number; helmReleases: number };
+  argo: { visible: boolean; state: OwnerState; reason?: string; namespace?: string; trackingMethod: string; instanceLabelKey: string; installationID?: string; apps: number };
+  flux: { visible: boolean; state: OwnerState; reason?: string; kustomizations: number; helmReleases: number };
   groups: OrphanGroup[];
+  elsewhere: ElsewhereGroup[];
+  deleting: Deleting[];
   kept: KeptObject[];
   risks: Risk[];
   dangling: Dangling[];
@@ -66,289 +96,199 @@ export interface OrphanReport {
   notes: string[];
 }
 
-export const CASCADING_FINALIZERS = ['resources-finalizer.argocd.argoproj.io', 'resources-finalizer.argocd.argoproj.io/foreground', 'resources-finalizer.argocd.argoproj.io/background'];
-const TRACKING = 'argocd.argoproj.io/tracking-id';
-const INSTALLATION = 'argocd.argoproj.io/installation-id';
-
-interface ArgoConfig { namespace?: string; trackingMethod: string; instanceLabelKey: string; installationID?: string }
-
-function argoConfig(snap: Snapshot): ArgoConfig {
-  const cm = snap.of(R.configmaps).find((c) => c.metadata.name === 'argocd-cm' && (c.metadata.labels?.['app.kubernetes.io/part-of'] === 'argocd' || c.data));
-  const data = (cm?.data ?? {}) as Record<string, string>;
-  return {
-    namespace: cm?.metadata.namespace,
-    trackingMethod: data['application.resourceTrackingMethod'] || '',
-    instanceLabelKey: data['application.instanceLabelKey'] || 'app.kubernetes.io/instance',
-    installationID: data.installationID || undefined,
-  };
-}
-
-/** `<app>:<group>/<kind>:<namespace>/<name>`; the app may be `<ns>_<name>` (apps in any namespace). */
-export function parseTrackingId(v: string): { app: string; group: string; kind: string; namespace: string; name: string } | null {
-  const parts = v.split(':');
-  if (parts.length !== 3) return null;
-  const [app, gk, nsn] = parts as [string, string, string];
-  const slash = gk.indexOf('/');
-  const nsl = nsn.indexOf('/');
-  if (slash < 0 || nsl < 0 || !app) return null;
-  return { app, group: gk.slice(0, slash), kind: gk.slice(slash + 1), namespace: nsn.slice(0, nsl), name: nsn.slice(nsl + 1) };
-}
-
-function appKey(app: string, controllerNs: string | undefined): { namespace?: string; name: string } {
-  const u = app.indexOf('_');
-  if (u > 0) return { namespace: app.slice(0, u), name: app.slice(u + 1) };
-  return { namespace: controllerNs, name: app };
-}
-
 const ref = (o: KObject): ObjectRef => ({ kind: o.kind ?? '?', apiVersion: o.apiVersion, namespace: o.metadata.namespace, name: o.metadata.name });
+const nsName = (o: { namespace?: string; name: string }): string => `${o.namespace ?? ''}/${o.name}`;
 
-function keptReason(o: KObject): string | null {
-  const a = o.metadata.annotations ?? {};
-  if (/(^|,)\s*Delete=false\s*(,|$)/.test(a['argocd.argoproj.io/sync-options'] ?? '')) return 'argocd.argoproj.io/sync-options: Delete=false';
-  if (a['helm.sh/resource-policy'] === 'keep') return 'helm.sh/resource-policy: keep';
-  if (o.kind === 'CustomResourceDefinition') return 'CRDs are kept on delete';
-  if (a['kustomize.toolkit.fluxcd.io/prune'] === 'disabled' || o.metadata.labels?.['kustomize.toolkit.fluxcd.io/prune'] === 'disabled') return 'kustomize.toolkit.fluxcd.io/prune: disabled';
-  return null;
+/** listed: existence can be judged; not-installed: the API is not served here (404, or absent from a full capture). */
+function ownerState(snap: Snapshot, need: typeof R.argoApplications): { state: OwnerState; reason?: string } {
+  const v = snap.visibility(need);
+  if (!v) return { state: 'listed' };
+  if (v.status === 404 || (snap.header.allTypes && v.status === undefined && !snap.unavailable().some((u) => u.group === need.group && u.kind === need.kind))) {
+    return { state: 'not-installed', reason: `${need.resource}.${need.group} is not served here` };
+  }
+  return { state: 'not-visible', reason: v.reason };
 }
 
-interface Attribution { tool: 'Argo CD' | 'Flux'; kind: string; namespace?: string; name: string; signal: Signal }
-
-interface LiveIndex {
-  /** owner uid → pods / ReplicaSets / Jobs it owns */
-  childrenOf: Map<string, KObject[]>;
-  endpoints: Map<string, KObject>;
-  slices: Map<string, KObject[]>;
-  ingresses: KObject[];
-  httproutes: KObject[];
-}
-
-/** Built once per scan: liveness must not be O(groups × objects). */
-function buildIndex(snap: Snapshot): LiveIndex {
-  const childrenOf = new Map<string, KObject[]>();
-  for (const list of [snap.of(R.pods), snap.list('apps', 'ReplicaSet'), snap.list('batch', 'Job')]) {
-    for (const o of list) {
-      for (const r of o.metadata.ownerReferences ?? []) {
-        const cur = childrenOf.get(r.uid);
-        if (cur) cur.push(o); else childrenOf.set(r.uid, [o]);
-      }
-    }
-  }
-  const endpoints = new Map(snap.of(R.endpoints).map((e) => [`${e.metadata.namespace}/${e.metadata.name}`, e] as const));
-  const slices = new Map<string, KObject[]>();
-  for (const sl of snap.of(R.endpointslices)) {
-    const k = `${sl.metadata.namespace}/${sl.metadata.labels?.['kubernetes.io/service-name']}`;
-    slices.set(k, [...(slices.get(k) ?? []), sl]);
-  }
-  return { childrenOf, endpoints, slices, ingresses: snap.of(R.ingresses), httproutes: snap.of(R.httproutes) };
-}
-
-function liveness(objs: KObject[], idx: LiveIndex): Liveness {
-  // follow ownerReferences down: Deployment → ReplicaSet → Pod (children carry no tracking)
-  const running: KObject[] = [];
-  const seen = new Set<string>();
-  const queue = objs.map((o) => o);
-  while (queue.length) {
-    const o = queue.pop()!;
-    const uid = o.metadata.uid;
-    if (!uid || seen.has(uid)) continue;
-    seen.add(uid);
-    if (o.kind === 'Pod' && o.status?.phase === 'Running') running.push(o);
-    for (const c of idx.childrenOf.get(uid) ?? []) queue.push(c);
-  }
-  const services = objs.filter((o) => o.kind === 'Service' && groupOf(o.apiVersion) === '');
-  let readyEndpoints = 0;
-  const svcReady = new Set<string>();
-  for (const s of services) {
-    const key = `${s.metadata.namespace}/${s.metadata.name}`;
-    const ep = idx.endpoints.get(key);
-    let n = (ep?.subsets ?? []).reduce((k: number, sub: { addresses?: unknown[] }) => k + (sub.addresses?.length ?? 0), 0);
-    if (!ep) {
-      for (const sl of idx.slices.get(key) ?? []) n += (sl.endpoints ?? []).filter((e: { conditions?: { ready?: boolean } }) => e.conditions?.ready !== false).length;
-    }
-    readyEndpoints += n;
-    if (n > 0) svcReady.add(`${s.metadata.namespace}/${s.metadata.name}`);
-  }
-  // routes into a ready service of the group (the route itself may be an orphan too, or not)
-  const routes: string[] = [];
-  for (const ing of idx.ingresses) {
-    const backends: string[] = [];
-    const def = ing.spec?.defaultBackend?.service?.name;
-    if (def) backends.push(def);
-    for (const rule of ing.spec?.rules ?? []) for (const p of rule.http?.paths ?? []) if (p.backend?.service?.name) backends.push(p.backend.service.name);
-    const hit = backends.find((b) => svcReady.has(`${ing.metadata.namespace}/${b}`));
-    if (hit) routes.push(`Ingress ${ing.metadata.namespace}/${ing.metadata.name}${ing.spec?.rules?.[0]?.host ? ` (${ing.spec.rules[0].host})` : ''} → ${hit}`);
-  }
-  for (const rt of idx.httproutes) {
-    for (const rule of rt.spec?.rules ?? []) {
-      const hit = (rule.backendRefs ?? []).find((b: { name?: string; namespace?: string; kind?: string }) => (!b.kind || b.kind === 'Service') && svcReady.has(`${b.namespace ?? rt.metadata.namespace}/${b.name}`));
-      if (hit) { routes.push(`HTTPRoute ${rt.metadata.namespace}/${rt.metadata.name} → ${hit.name}`); break; }
-    }
-  }
-  const boundVolumes = objs.filter((o) => (o.kind === 'PersistentVolume' || o.kind === 'PersistentVolumeClaim') && groupOf(o.apiVersion) === '' && o.status?.phase === 'Bound')
-    .map((o) => `${o.kind} ${o.metadata.namespace ? o.metadata.namespace + '/' : ''}${o.metadata.name}`);
-  const servingTraffic = routes.length > 0;
-  const parts: string[] = [];
-  if (servingTraffic) parts.push(`serving traffic: ${routes.join(', ')}`);
-  if (running.length) parts.push(`${running.length} pod${running.length === 1 ? '' : 's'} Running`);
-  if (readyEndpoints) parts.push(`${readyEndpoints} ready endpoint${readyEndpoints === 1 ? '' : 's'}`);
-  if (boundVolumes.length) parts.push(`${boundVolumes.length} bound volume${boundVolumes.length === 1 ? '' : 's'} holding data`);
-  return { servingTraffic, runningPods: running.length, readyEndpoints, routes, boundVolumes, summary: parts.join('; ') || 'idle (no running pods, endpoints or bound volumes)' };
-}
+/** Objects a namespace holds that say nothing about its owner (created by Kubernetes itself). */
+const DERIVED = new Set(['Event', 'Endpoints', 'EndpointSlice', 'ControllerRevision', 'Lease', 'PodMetrics']);
+const isDefault = (o: KObject): boolean => (o.kind === 'ServiceAccount' && o.metadata.name === 'default') || (o.kind === 'ConfigMap' && o.metadata.name === 'kube-root-ca.crt');
 
 export function scanOrphans(snap: Snapshot): OrphanReport {
   const notes: string[] = [];
   const scope = snap.header.namespace;
-  const cfg = argoConfig(snap);
+  const cfg: ArgoConfig = argoConfig(snap);
   if (scope && !cfg.namespace) notes.push(`argocd-cm is outside namespace ${scope}: default tracking settings assumed`);
-  const appsVis = snap.visibility(R.argoApplications);
-  const apps = snap.of(R.argoApplications);
-  const argoVisible = !appsVis;
-  const argoReason = appsVis ? appsVis.reason : undefined;
-  const controllerNs = cfg.namespace ?? (apps[0]?.metadata.namespace);
-  const liveApps = new Set(apps.map((a) => `${a.metadata.namespace}/${a.metadata.name}`));
-  const ksVis = snap.visibility(R.fluxKustomizations);
-  const hrVis = snap.visibility(R.fluxHelmReleases);
-  const liveKs = new Set(snap.of(R.fluxKustomizations).map((k) => `${k.metadata.namespace}/${k.metadata.name}`));
-  const liveHr = new Set(snap.of(R.fluxHelmReleases).map((k) => `${k.metadata.namespace}/${k.metadata.name}`));
-  const labelCounts = cfg.trackingMethod === '' || cfg.trackingMethod.includes('label');
-  const annotationCounts = cfg.trackingMethod === '' || cfg.trackingMethod.includes('annotation');
 
-  const groups = new Map<string, { attr: Attribution; objs: KObject[]; signals: Set<Signal> }>();
+  // ---- owners: what exists, and which owner types can be judged at all
+  const argo = ownerState(snap, R.argoApplications);
+  const ks = ownerState(snap, R.fluxKustomizations);
+  const hr = ownerState(snap, R.fluxHelmReleases);
+  const apps = snap.of(R.argoApplications);
+  const controllerNs = cfg.namespace ?? apps[0]?.metadata.namespace;
+  const liveApps = new Set(apps.map((a) => nsName(a.metadata)));
+  const liveKs = new Set(snap.of(R.fluxKustomizations).map((k) => nsName(k.metadata)));
+  const liveHr = new Set(snap.of(R.fluxHelmReleases).map((k) => nsName(k.metadata)));
+  const stateOf = (a: Attribution): OwnerState => (a.tool === 'Argo CD' ? argo.state : a.kind === 'Kustomization' ? ks.state : hr.state);
+  const exists = (a: Attribution): boolean => {
+    const k = nsName(a);
+    return a.tool === 'Argo CD' ? liveApps.has(k) : a.kind === 'Kustomization' ? liveKs.has(k) : liveHr.has(k);
+  };
+
+  // ---- claims
+  const idx = buildIndex(snap);
+  const groups = new Map<string, { attr: Attribution; objs: KObject[]; signals: Set<Signal>; caveats: Set<string>; confidence: Confidence }>();
+  const elsewhere = new Map<string, { tool: 'Argo CD' | 'Flux'; owners: Set<string>; ids: Set<string>; objs: KObject[]; confidence: Confidence }>();
   const kept: KeptObject[] = [];
   const dangling: Dangling[] = [];
   const trackedByApp = new Map<string, number>();
   const childApps = new Map<string, string[]>();
-  let copied = 0;
-  let scanned = 0;
-  const unjudged = { argo: 0, flux: 0 };
-  const ownerTypeVisible = new Map<string, boolean>();
   const allUids = new Set<string>();
   for (const o of snap.all()) if (o.metadata.uid) allUids.add(o.metadata.uid);
+  const ownerTypeVisible = new Map<string, boolean>();
+  let copied = 0;
+  let foreign = 0;
+  let weakElsewhere = 0;
+  let scanned = 0;
+  const unjudged = { argo: 0, flux: 0 };
 
   for (const o of snap.all()) {
     if (o.kind === 'Event' || o.kind === 'SnapshotHeader') continue;
     scanned++;
-    const owners = o.metadata.ownerReferences ?? [];
-    if (owners.length) {
-      // secondary: owners that no longer exist (only when the owner's type was captured)
-      for (const r of owners) {
-        if (!r.uid || allUids.has(r.uid)) continue;
-        const vk = `${r.apiVersion}|${r.kind}`;
-        let visible = ownerTypeVisible.get(vk);
-        if (visible === undefined) {
-          visible = !snap.visibility({ group: groupOf(r.apiVersion), kind: r.kind, resource: r.kind.toLowerCase() + 's' });
-          ownerTypeVisible.set(vk, visible);
-        }
-        if (!visible) continue;
-        dangling.push({ ...ref(o), ownerKind: r.kind, ownerName: r.name, ownerUid: r.uid });
+    for (const r of o.metadata.ownerReferences ?? []) {
+      // owners that no longer exist (only when the owner's type was captured)
+      if (!r.uid || allUids.has(r.uid)) continue;
+      const vk = `${r.apiVersion}|${r.kind}`;
+      let visible = ownerTypeVisible.get(vk);
+      if (visible === undefined) {
+        visible = !snap.visibility({ group: groupOf(r.apiVersion), kind: r.kind, resource: r.kind.toLowerCase() + 's' });
+        ownerTypeVisible.set(vk, visible);
       }
-      continue; // only root objects carry GitOps tracking
+      if (visible) dangling.push({ ...ref(o), ownerKind: r.kind, ownerName: r.name, ownerUid: r.uid });
     }
-    const a = o.metadata.annotations ?? {};
-    const l = o.metadata.labels ?? {};
-    let attr: Attribution | null = null;
-    // Argo CD
-    const tid = a[TRACKING];
-    const t = tid ? parseTrackingId(tid) : null;
-    const instance = l[cfg.instanceLabelKey];
-    // with installationID set, Argo only claims objects carrying the same id (and vice versa)
-    const foreignInstall = a[INSTALLATION] !== cfg.installationID;
-    if (tid && annotationCounts && !foreignInstall) {
-      const g = groupOf(o.apiVersion);
-      const matches = t && t.kind === o.kind && t.group === g && t.name === o.metadata.name && (!o.metadata.namespace || t.namespace === o.metadata.namespace);
-      if (t && matches) {
-        const k = appKey(t.app, controllerNs);
-        attr = { tool: 'Argo CD', kind: 'Application', namespace: k.namespace, name: k.name, signal: instance === t.app ? 'annotation+label' : 'annotation' };
-      } else {
-        copied++;
-      }
-    }
-    if (!attr && instance && labelCounts && !tid && !foreignInstall) {
-      // Helm sets the same label: if a Helm release of that name owns the object, it is Helm's, not Argo's
-      const helmRelease = a['meta.helm.sh/release-name'];
-      if (!(helmRelease === instance && l['app.kubernetes.io/managed-by'] === 'Helm' && !liveApps.has(`${controllerNs}/${instance}`))) {
-        const k = appKey(instance, controllerNs);
-        attr = { tool: 'Argo CD', kind: 'Application', namespace: k.namespace, name: k.name, signal: 'label' };
-      }
-    }
-    // Flux
-    if (!attr) {
-      const kn = l['kustomize.toolkit.fluxcd.io/name'];
-      const kns = l['kustomize.toolkit.fluxcd.io/namespace'];
-      const hn = l['helm.toolkit.fluxcd.io/name'];
-      const hns = l['helm.toolkit.fluxcd.io/namespace'];
-      if (hn && hns) attr = { tool: 'Flux', kind: 'HelmRelease', namespace: hns, name: hn, signal: 'flux-labels' };
-      else if (kn && kns) attr = { tool: 'Flux', kind: 'Kustomization', namespace: kns, name: kn, signal: 'flux-labels' };
-    }
-    if (!attr) continue;
+    if (!isRoot(o)) continue;
+    const c = claim(o, cfg, controllerNs, liveApps);
+    if (!c) continue;
+    if ('copied' in c) { copied++; continue; }
+    if ('foreignInstall' in c) { foreign++; continue; }
+    const attr = c.attr;
     // -n: a cluster-scoped object belongs to the scope only if its tracking names that namespace
-    if (scope && !o.metadata.namespace && t?.namespace !== scope) continue;
-    const ownerKey = `${attr.namespace ?? ''}/${attr.name}`;
-    let exists: boolean | null;
-    if (attr.tool === 'Argo CD') exists = argoVisible ? liveApps.has(ownerKey) : null;
-    else if (attr.kind === 'Kustomization') exists = ksVis ? null : liveKs.has(ownerKey);
-    else exists = hrVis ? null : liveHr.has(ownerKey);
-    if (attr.tool === 'Argo CD' && exists) {
-      trackedByApp.set(ownerKey, (trackedByApp.get(ownerKey) ?? 0) + 1);
-      if (o.kind === 'Application' && groupOf(o.apiVersion) === 'argoproj.io') childApps.set(ownerKey, [...(childApps.get(ownerKey) ?? []), `${o.metadata.namespace}/${o.metadata.name}`]);
-    }
-    if (exists === null && attr.signal !== 'label') unjudged[attr.tool === 'Argo CD' ? 'argo' : 'flux']++;
-    if (exists !== false) continue; // owner alive, or cannot tell (reported in notes)
-    const why = keptReason(o);
-    if (why) {
-      kept.push({ ...ref(o), owner: `${attr.kind} ${ownerKey}`, reason: why });
+    if (scope && !o.metadata.namespace && attr.trackedNamespace !== scope) continue;
+    const key = nsName(attr);
+    const st = stateOf(attr);
+    if (st === 'listed' && exists(attr)) {
+      if (attr.tool === 'Argo CD') {
+        trackedByApp.set(key, (trackedByApp.get(key) ?? 0) + 1);
+        const list = idx.argoTracked.get(key);
+        if (list) list.push(o); else idx.argoTracked.set(key, [o]);
+        if (o.kind === 'Application' && groupOf(o.apiVersion) === 'argoproj.io') childApps.set(key, [...(childApps.get(key) ?? []), nsName(o.metadata)]);
+      }
       continue;
     }
-    const gk = `${attr.tool}|${attr.kind}|${ownerKey}`;
-    const cur = groups.get(gk) ?? { attr, objs: [], signals: new Set<Signal>() };
+    if (st === 'not-visible') {
+      if (attr.signal !== 'label') unjudged[attr.tool === 'Argo CD' ? 'argo' : 'flux']++;
+      continue;
+    }
+    if (st === 'not-installed') {
+      // tracked by a GitOps tool that does not run here (e.g. Argo CD in a management cluster): the label alone is
+      // evidence only when the object was rendered by `helm template`, as Argo CD does
+      if (attr.signal === 'label' && !renderedByHelmTemplate(o)) { weakElsewhere++; continue; }
+      const ek = attr.tool;
+      const cur = elsewhere.get(ek) ?? { tool: attr.tool, owners: new Set<string>(), ids: new Set<string>(), objs: [], confidence: attr.confidence };
+      cur.owners.add(`${attr.kind} ${attr.namespace ? `${attr.namespace}/` : ''}${attr.name}`);
+      const id = o.metadata.annotations?.['argocd.argoproj.io/installation-id'];
+      if (id) cur.ids.add(id);
+      cur.objs.push(o);
+      if (attr.confidence === 'high') cur.confidence = 'high';
+      elsewhere.set(ek, cur);
+      continue;
+    }
+    const why = keptReason(o);
+    if (why) {
+      kept.push({ ...ref(o), owner: `${attr.kind} ${key}`, reason: why });
+      continue;
+    }
+    const gk = `${attr.tool}|${attr.kind}|${key}`;
+    const cur = groups.get(gk) ?? { attr, objs: [], signals: new Set<Signal>(), caveats: new Set<string>(), confidence: attr.confidence };
     cur.objs.push(o);
     cur.signals.add(attr.signal);
+    if (attr.caveat) cur.caveats.add(attr.caveat);
+    if (rank(attr.confidence) > rank(cur.confidence)) cur.confidence = attr.confidence;
     groups.set(gk, cur);
   }
-  if (!argoVisible && appsVis?.status !== 404) notes.push(`Argo CD Applications not visible (${argoReason}): objects tracked by Argo CD cannot be judged`);
-  if (ksVis && ksVis.status !== 404) notes.push(`Flux Kustomizations not visible (${ksVis?.reason})`);
-  if (hrVis && hrVis.status !== 404) notes.push(`Flux HelmReleases not visible (${hrVis?.reason})`);
-  // tracked objects whose owner type is not even installed: perhaps left behind by a removed Argo CD or Flux
-  if (unjudged.argo && appsVis?.status === 404) notes.push(`${unjudged.argo} object${unjudged.argo === 1 ? ' carries' : 's carry'} Argo CD tracking annotations but Argo CD Applications are not served here: left from a removed Argo CD? (not judged)`);
-  if (unjudged.flux && (ksVis?.status === 404 || hrVis?.status === 404)) notes.push(`${unjudged.flux} object${unjudged.flux === 1 ? ' carries' : 's carry'} Flux labels but Flux's APIs are not served here: left from a removed Flux? (not judged)`);
+
+  // ---- notes: what could not be judged, and why
+  if (argo.state === 'not-visible') notes.push(`Argo CD Applications not visible (${argo.reason}): objects tracked by Argo CD cannot be judged`);
+  if (ks.state === 'not-visible') notes.push(`Flux Kustomizations not visible (${ks.reason})`);
+  if (hr.state === 'not-visible') notes.push(`Flux HelmReleases not visible (${hr.reason})`);
+  if (unjudged.argo || unjudged.flux) notes.push(`${unjudged.argo + unjudged.flux} tracked object${unjudged.argo + unjudged.flux === 1 ? '' : 's'} not judged: their owner type could not be listed`);
+  if (weakElsewhere) notes.push(`${weakElsewhere} object${weakElsewhere === 1 ? ' carries' : 's carry'} only the ${cfg.instanceLabelKey} label and Argo CD does not run here: too weak to attribute (Helm charts and other tools set it too)`);
+  if (foreign) notes.push(`${foreign} object${foreign === 1 ? ' belongs' : 's belong'} to another Argo CD installation (installation-id differs): not judged here`);
   if (snap.headerless || !snap.header.allTypes) notes.push('the scan covers the types present in the snapshot; a live scan reads every listable type through discovery');
   for (const e of snap.header.discoveryErrors ?? []) notes.push(e);
-  // partial visibility: every type that could not be listed (not installed = 404 is not a gap)
   const unreadable = snap.unavailable().filter((u) => u.status !== 404 && u.group !== 'argoproj.io' && !u.group.endsWith('fluxcd.io'));
   if (unreadable.length) {
     const why = (u: { status?: number }): string => (u.status === 403 ? '403' : u.status ? String(u.status) : 'error');
     notes.push(`partial visibility: ${unreadable.length} type${unreadable.length === 1 ? '' : 's'} could not be listed, not scanned: ${unreadable.map((u) => `${u.resource ?? u.kind}${u.group ? '.' + u.group : ''} (${why(u)})`).join(', ')}`);
   }
-  const secretsNote = 'Secrets are never read (not even metadata), so leftover Secrets are not listed';
-  notes.push(secretsNote);
+  notes.push('Secrets are never read (not even metadata), so leftover Secrets are not listed');
 
-  const idx = buildIndex(snap);
+  // ---- groups: liveness, namespace safety, storage
+  const byNamespace = new Map<string, KObject[]>();
+  for (const o of snap.all()) {
+    const ns = o.metadata.namespace;
+    if (!ns || DERIVED.has(o.kind ?? '') || isDefault(o)) continue;
+    const cur = byNamespace.get(ns);
+    if (cur) cur.push(o); else byNamespace.set(ns, [o]);
+  }
+  const pvs = new Map(snap.of(R.persistentvolumes).map((p) => [p.metadata.name, p] as const));
   const order = (x: KObject): string => `${x.kind}\u0000${x.metadata.namespace ?? ''}\u0000${x.metadata.name}`;
-  const out: OrphanGroup[] = [...groups.values()].map(({ attr, objs: unsorted, signals }) => {
-    // deterministic order, whatever order the lists arrived in
-    const objs = [...unsorted].sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
-    const sig = [...signals];
-    const confidence: Confidence = sig.some((s) => s === 'annotation' || s === 'annotation+label' || s === 'flux-labels') ? 'high'
-      : cfg.trackingMethod === 'label' ? 'medium' : 'low';
+  const sortObjs = (objs: KObject[]): KObject[] => [...objs].sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
+  const toOrphan = (o: KObject, signal: Signal): OrphanObject => ({ ...ref(o), signal, created: o.metadata.creationTimestamp });
+  const signalOf = (o: KObject, attrSignal: Signal): Signal => (o.metadata.annotations?.['argocd.argoproj.io/tracking-id']
+    ? (o.metadata.labels?.[cfg.instanceLabelKey] ? 'annotation+label' : 'annotation') : attrSignal);
+
+  const out: OrphanGroup[] = [...groups.values()].map(({ attr, objs: unsorted, signals, caveats, confidence }) => {
+    const objs = sortObjs(unsorted);
     const created = objs.map((o) => o.metadata.creationTimestamp).filter((x): x is string => Boolean(x)).sort();
+    const live = liveness(objs, idx);
     return {
       owner: { tool: attr.tool, kind: attr.kind, namespace: attr.namespace, name: attr.name },
-      objects: objs.map((o) => ({ ...ref(o), signal: (o.metadata.annotations?.[TRACKING] ? (o.metadata.labels?.[cfg.instanceLabelKey] ? 'annotation+label' : 'annotation') : attr.tool === 'Flux' ? 'flux-labels' : 'label') as Signal, created: o.metadata.creationTimestamp })),
+      objects: objs.map((o) => toOrphan(o, signalOf(o, attr.signal))),
       namespaced: objs.filter((o) => o.metadata.namespace).length,
       clusterScoped: objs.filter((o) => !o.metadata.namespace).length,
       confidence,
-      signals: sig,
+      signals: [...signals],
+      caveats: [...caveats],
       oldest: created[0],
-      liveness: liveness(objs, idx),
+      liveness: live,
+      namespaces: namespacePlans(objs, idx, byNamespace),
+      storage: storageNotes(objs, pvs),
     };
   }).sort((a, b) => Number(b.liveness.servingTraffic) - Number(a.liveness.servingTraffic) || b.liveness.runningPods - a.liveness.runningPods
     || (b.confidence === 'high' ? 1 : 0) - (a.confidence === 'high' ? 1 : 0) || a.owner.name.localeCompare(b.owner.name));
 
+  const elsewhereOut: ElsewhereGroup[] = [...elsewhere.values()].map((e) => {
+    const objs = sortObjs(e.objs);
+    return { tool: e.tool, owners: [...e.owners].sort(), installationIDs: [...e.ids].sort(), objects: objs.map((o) => toOrphan(o, signalOf(o, e.tool === 'Flux' ? 'flux-labels' : 'label'))), confidence: e.confidence, liveness: liveness(objs, idx) };
+  });
+
+  // ---- live Applications: being deleted, or at risk of orphaning on delete
+  const now = Date.parse(snap.header.capturedAt ?? '') || Date.now();
+  const controllerRunning = argoControllerRunning(snap, controllerNs);
+  const deleting: Deleting[] = [];
   const risks: Risk[] = [];
   for (const app of apps) {
-    const key = `${app.metadata.namespace}/${app.metadata.name}`;
+    const key = nsName(app.metadata);
+    const finalizers = (app.metadata.finalizers ?? []).filter((f) => f.includes('argocd.argoproj.io'));
+    if (app.metadata.deletionTimestamp) {
+      const t = Date.parse(app.metadata.deletionTimestamp);
+      const cond = (Array.isArray(app.status?.conditions) ? app.status.conditions : []).find((c: { type?: string }) => c?.type === 'DeletionError');
+      deleting.push({ app: ref(app), since: app.metadata.deletionTimestamp, ageSeconds: Number.isNaN(t) ? undefined : Math.max(0, Math.round((now - t) / 1000)),
+        finalizers, condition: typeof cond?.message === 'string' ? cond.message : undefined, controllerRunning });
+      continue;
+    }
     const cascades = (app.metadata.finalizers ?? []).some((f) => CASCADING_FINALIZERS.includes(f));
-    if (cascades || app.metadata.deletionTimestamp) continue;
+    if (cascades) continue;
     if (scope && app.spec?.destination?.namespace !== scope) continue;
     const children = childApps.get(key);
     risks.push({ kind: children?.length ? 'app-of-apps-parent' : 'no-cascading-finalizer', app: ref(app), trackedObjects: trackedByApp.get(key) ?? 0, children });
@@ -356,9 +296,12 @@ export function scanOrphans(snap: Snapshot): OrphanReport {
   dangling.sort((a, b) => `${a.kind}/${a.namespace}/${a.name}`.localeCompare(`${b.kind}/${b.namespace}/${b.name}`));
   kept.sort((a, b) => `${a.kind}/${a.namespace}/${a.name}`.localeCompare(`${b.kind}/${b.namespace}/${b.name}`));
   return {
-    argo: { visible: argoVisible, reason: argoReason, namespace: controllerNs, trackingMethod: cfg.trackingMethod || '(default)', instanceLabelKey: cfg.instanceLabelKey, installationID: cfg.installationID, apps: apps.length },
-    flux: { visible: !ksVis || !hrVis, reason: ksVis?.reason, kustomizations: liveKs.size, helmReleases: liveHr.size },
+    argo: { visible: argo.state === 'listed', state: argo.state, reason: argo.reason, namespace: controllerNs, trackingMethod: cfg.trackingMethod || '(default)', instanceLabelKey: cfg.instanceLabelKey, installationID: cfg.installationID, apps: apps.length },
+    flux: { visible: ks.state === 'listed' || hr.state === 'listed', state: ks.state === 'listed' || hr.state === 'listed' ? 'listed' : ks.state === 'not-visible' || hr.state === 'not-visible' ? 'not-visible' : 'not-installed',
+      reason: ks.reason ?? hr.reason, kustomizations: liveKs.size, helmReleases: liveHr.size },
     groups: out,
+    elsewhere: elsewhereOut,
+    deleting,
     kept,
     risks,
     dangling,
@@ -366,4 +309,47 @@ export function scanOrphans(snap: Snapshot): OrphanReport {
     scanned,
     notes,
   };
+}
+
+const rank = (c: Confidence): number => (c === 'high' ? 2 : c === 'medium' ? 1 : 0);
+
+/** Is Argo CD's application controller running (a Running pod in its namespace)? null when pods are not visible. */
+function argoControllerRunning(snap: Snapshot, ns: string | undefined): boolean | null {
+  if (snap.visibility(R.pods)) return null;
+  return snap.of(R.pods).some((p) => (!ns || p.metadata.namespace === ns) && p.status?.phase === 'Running'
+    && (p.metadata.labels?.['app.kubernetes.io/name'] === 'argocd-application-controller' || /application-controller/.test(p.metadata.name)));
+}
+
+/** A namespace may be deleted only when everything in it belongs to the group (or was made from it). */
+function namespacePlans(objs: KObject[], idx: LiveIndex, byNamespace: Map<string, KObject[]>): NamespacePlan[] {
+  const mine = new Set<KObject>();
+  const queue = [...objs];
+  while (queue.length) {
+    const o = queue.pop()!;
+    if (mine.has(o)) continue;
+    mine.add(o);
+    if (o.metadata.uid) queue.push(...(idx.childrenOf.get(o.metadata.uid) ?? []));
+  }
+  const names = new Set<string>();
+  for (const o of objs) {
+    if (o.metadata.namespace) names.add(o.metadata.namespace);
+    if (o.kind === 'Namespace' && !o.metadata.namespace) names.add(o.metadata.name);
+  }
+  return [...names].sort().map((name) => {
+    const others = (byNamespace.get(name) ?? []).filter((o) => !mine.has(o));
+    return { name, deletable: others.length === 0, others: others.slice(0, 5).map((o) => `${o.kind} ${o.metadata.name}`).concat(others.length > 5 ? [`… ${others.length - 5} more`] : []) };
+  });
+}
+
+function storageNotes(objs: KObject[], pvs: Map<string, KObject>): StorageNote[] {
+  const out: StorageNote[] = [];
+  for (const o of objs) {
+    if (groupOf(o.apiVersion) !== '') continue;
+    if (o.kind === 'PersistentVolume') out.push({ kind: o.kind, name: o.metadata.name, reclaimPolicy: o.spec?.persistentVolumeReclaimPolicy });
+    if (o.kind === 'PersistentVolumeClaim') {
+      const pv = typeof o.spec?.volumeName === 'string' ? pvs.get(o.spec.volumeName) : undefined;
+      out.push({ kind: o.kind, namespace: o.metadata.namespace, name: o.metadata.name, volume: o.spec?.volumeName, reclaimPolicy: pv?.spec?.persistentVolumeReclaimPolicy });
+    }
+  }
+  return out;
 }

@@ -1,7 +1,7 @@
 // Human output of `kubectl arch orphans`. Every string from the cluster is escaped (render/safe.ts).
 import type { Acquired } from '../commands/common.js';
 import type { OrphanReport } from '../orphans/scan.js';
-import { groupFinding } from '../checks/gitops-orphans.js';
+import { deletingFinding, elsewhereFinding, groupFinding } from '../checks/gitops-orphans.js';
 import { age } from '../lib/time.js';
 import { termSafeDeep } from './safe.js';
 import type { Style } from './style.js';
@@ -13,15 +13,35 @@ export function renderOrphans(report: OrphanReport, src0: Acquired['source'], s:
   const L: string[] = [];
   const src = source.type === 'snapshot' ? `snapshot ${source.path}` : `context ${source.context}`;
   L.push(s.bold('kubectl arch orphans') + s.dim(` — ${src}${source.namespace ? `, namespace ${source.namespace}` : ''}, ${rep.scanned} objects scanned`), '');
-  L.push(`  Argo CD  ${rep.argo.visible ? `${rep.argo.apps} Applications${rep.argo.namespace ? ` in ${rep.argo.namespace}` : ''} (tracking method ${rep.argo.trackingMethod}, label ${rep.argo.instanceLabelKey}${rep.argo.installationID ? `, installationID ${rep.argo.installationID}` : ''})` : `not visible: ${rep.argo.reason}`}`);
-  L.push(`  Flux     ${rep.flux.visible ? `${rep.flux.kustomizations} Kustomizations, ${rep.flux.helmReleases} HelmReleases` : `not visible: ${rep.flux.reason}`}`, '');
-  if (rep.groups.length === 0) L.push(s.green('No objects of deleted GitOps owners found.'), '');
+  const state = (st: string, reason?: string): string => (st === 'not-installed' ? 'not installed in this cluster' : `not visible: ${reason ?? '?'}`);
+  L.push(`  Argo CD  ${rep.argo.visible ? `${rep.argo.apps} Applications${rep.argo.namespace ? ` in ${rep.argo.namespace}` : ''} (tracking method ${rep.argo.trackingMethod}, label ${rep.argo.instanceLabelKey}${rep.argo.installationID ? `, installationID ${rep.argo.installationID}` : ''})` : state(rep.argo.state, rep.argo.reason)}`);
+  L.push(`  Flux     ${rep.flux.visible ? `${rep.flux.kustomizations} Kustomizations, ${rep.flux.helmReleases} HelmReleases` : state(rep.flux.state, rep.flux.reason)}`, '');
+  // "none found" is said only for owner types that could be judged
+  const cannot = [...(rep.argo.state === 'not-visible' ? ['Argo CD (not visible)'] : []), ...(rep.flux.state === 'not-visible' ? ['Flux (not visible)'] : []),
+    ...rep.elsewhere.map((e) => `${e.tool} (runs in another cluster)`)];
+  if (rep.groups.length === 0) {
+    if (cannot.length === 0) L.push(s.green('No objects of deleted GitOps owners found.'), '');
+    else L.push(`No leftovers found for the owners that could be judged; not judged here: ${cannot.join(', ')}.`, '');
+  }
   for (const g of rep.groups) {
     const f = groupFinding(g);
     L.push(`${s.sev(f.severity, f.severity.toUpperCase())} ${s.bold(f.title.replace(/ — still .*$/, ''))}${g.liveness.servingTraffic ? s.sev('error', '  STILL SERVING TRAFFIC') : g.liveness.runningPods ? s.yellow('  still running') : ''}`);
     L.push(`    confidence ${g.confidence} (${g.signals.join(', ')}); oldest object ${age(g.oldest, now)} old`);
     L.push(`    liveness: ${g.liveness.summary}`);
     L.push(...columns([['KIND', 'NAMESPACE', 'NAME', 'SIGNAL', 'AGE'], ...g.objects.map((o) => [o.kind, o.namespace ?? '(cluster)', o.name, o.signal, age(o.created, now)])], { indent: '    ', maxWidth: 80 }));
+    L.push('');
+  }
+  for (const e of rep.elsewhere) {
+    const f = elsewhereFinding(e);
+    L.push(`${s.sev('info', 'CANNOT JUDGE HERE')} ${s.bold(f.title)}`, `    ${f.message}`);
+    L.push(...columns([['KIND', 'NAMESPACE', 'NAME', 'SIGNAL', 'AGE'], ...e.objects.map((o) => [o.kind, o.namespace ?? '(cluster)', o.name, o.signal, age(o.created, now)])], { indent: '    ', maxWidth: 80 }), '');
+  }
+  if (rep.deleting.length) {
+    L.push(s.bold('Being deleted (not orphans)'));
+    for (const d of rep.deleting) {
+      const f = deletingFinding(d);
+      L.push(`    ${s.sev(f.severity, f.severity.toUpperCase())} ${f.title}: ${f.message}`);
+    }
     L.push('');
   }
   if (rep.kept.length) {
