@@ -27,6 +27,16 @@ test('the corpus holds the real cases each check is held to', () => {
   const byPrefix = new Map<string, number>();
   for (const c of cases) byPrefix.set(c.split('-')[0]!, (byPrefix.get(c.split('-')[0]!) ?? 0) + 1);
   expect(byPrefix.get('rl') ?? 0).toBeGreaterThanOrEqual(12);
+  expect(byPrefix.get('or') ?? 0).toBeGreaterThanOrEqual(10);
+  expect(byPrefix.get('eq') ?? 0).toBeGreaterThanOrEqual(10);
+  // true negatives: cases where a check must stay quiet (no finding at warning or above is expected)
+  for (const prefix of ['rl', 'or', 'eq']) {
+    const negatives = cases.filter((c) => c.startsWith(`${prefix}-`)).filter((c) => {
+      const exp = load(readFileSync(join(CORPUS, c, 'expected.yaml'), 'utf8')) as Expected;
+      return (exp.findings ?? []).every((f) => f.severity === 'info');
+    });
+    expect([prefix, negatives.length >= 4]).toEqual([prefix, true]);
+  }
 });
 
 describe.each(cases)('%s', (name) => {

@@ -39,7 +39,7 @@ describe('direct etcd probe (real etcd)', () => {
   test('1 member: healthy, single', async () => {
     const c = await start(1);
     const r = await probe(c);
-    expect(r.view.verdictLine).toBe('1 voter, 1 healthy — quorum 1 — no failure tolerated — HEALTHY');
+    expect(r.view.verdictLine).toBe('1 voter, 1 healthy — quorum 1 — no failure tolerated (by design) — AT RISK');
     expect(r.members[0]!.id).toMatch(/^\d+$/);
     expect(r.leaderAgreed).toBe(true);
     expect(r.alarms).toEqual([]);
@@ -49,7 +49,7 @@ describe('direct etcd probe (real etcd)', () => {
   test('2 members: even; stop one → lost', async () => {
     const c = await start(2);
     const r = await probe(c);
-    expect(r.view).toMatchObject({ voters: 2, healthyVoters: 2, quorum: 2, remaining: 0, verdict: 'HEALTHY' });
+    expect(r.view).toMatchObject({ voters: 2, healthyVoters: 2, quorum: 2, remaining: 0, verdict: 'AT RISK' });
     expect(r.view.verdictLine).toMatch(/no failure tolerated/);
     await c.stop(1);
     const after = await settled(c, 'LOST');

@@ -1,9 +1,9 @@
 // `kubectl arch quorum`: etcd members and the verdict, through the API or (opt-in) etcd itself.
-import { quorumFindings } from '../checks/etcd-quorum.js';
+import { etcdQuorum, quorumFindings } from '../checks/etcd-quorum.js';
+import { FINGERPRINT_NEEDS } from '../fingerprint.js';
 import { evidenceTime } from '../checks/run.js';
 import { SEVERITY_RANK } from '../model.js';
 import { quorumView } from '../etcd/quorum.js';
-import { CONFIGMAPS, R } from '../resources.js';
 import { REPORT_API_VERSION } from '../render/report.js';
 import { acquire, exitFor, parseDuration, type GlobalArgs } from './common.js';
 import { renderProbe, renderQuorum } from '../render/quorum.js';
@@ -36,7 +36,7 @@ export async function quorum(args: QuorumArgs): Promise<number> {
       : v.voters > 1 && v.voters % 2 === 0 ? SEVERITY_RANK.warning : v.verdict === 'UNKNOWN' ? SEVERITY_RANK.warning : -1;
     return exitFor(sev, args['fail-on']);
   }
-  const { snap, source } = await acquire(args, [R.nodes, R.podsLean, CONFIGMAPS, R.namespaces, { ...R.leases, optional: true }, { ...R.k0sEtcdMembers, optional: true }, { ...R.openshiftEtcds, optional: true }]);
+  const { snap, source } = await acquire(args, [...FINGERPRINT_NEEDS, ...etcdQuorum.needs]);
   const now = evidenceTime(snap);
   const v = quorumView(snap, now);
   const findings = v.visible ? quorumFindings(v, now) : [];

@@ -1,5 +1,15 @@
-// The etcd quorum position, read through the Kubernetes API per distribution (REFERENCE.md §3).
+// The etcd quorum position, read through the Kubernetes API per distribution and version.
 // Pure: snapshot in, members and verdict out. Quorum = floor(voters/2)+1; learners do not vote.
+// Evidence per distribution (upstream: k3s-io/k3s pkg/etcd/etcd.go, rancher/rke2 pkg/podtemplate,
+// k0sproject/k0s EtcdMember CRD, openshift/cluster-etcd-operator pkg/etcdcli/health.go, kubeadm constants):
+// - K3s/RKE2 >= v1.25.16 / v1.26.11 / v1.27.8 / v1.28.4: node condition EtcdIsVoter (voter, learner, unhealthy,
+//   not a member), refreshed by the etcd leader every 5 minutes;
+// - older K3s/RKE2: nodes labelled node-role.kubernetes.io/etcd=true (count only), RKE2's etcd static pods (readiness);
+// - kubeadm: kube-system etcd static pods (readiness; learners invisible) or kubeadm-config external endpoints;
+// - k0s >= 1.30: EtcdMember objects (membership only; stale or duplicate objects possible before 1.36.1);
+// - OpenShift: the etcd operator's EtcdMembersAvailable message ("3 members are available", "2 of 3 members are
+//   available, X is unhealthy", and the 4.4-era "A,B members are available, C are unhealthy" form);
+// - Talos and managed clouds: nothing but /readyz.
 import { detectDistribution, isReady, type Distribution } from '../fingerprint.js';
 import type { KObject } from '../model.js';
 import { R } from '../resources.js';
@@ -20,9 +30,18 @@ export interface Member {
   heartbeat?: string;
   stale?: boolean;
   learnerSince?: string;
+  /** The Node it runs on, when known (for findings). */
+  node?: string;
 }
 
-export type Verdict = 'HEALTHY' | 'DEGRADED' | 'LOST' | 'UNKNOWN' | 'NOT VISIBLE';
+/**
+ * HEALTHY   tolerates at least one more failure;
+ * AT RISK   every voter healthy, but tolerates none by design (1 or 2 voters);
+ * DEGRADED  tolerates none because voters are down;
+ * LOST      fewer healthy voters than quorum (or the API server cannot reach etcd);
+ * UNKNOWN   the evidence cannot decide (the check is then skipped, never passed).
+ */
+export type Verdict = 'HEALTHY' | 'AT RISK' | 'DEGRADED' | 'LOST' | 'UNKNOWN' | 'NOT VISIBLE';
 
 export interface QuorumView {
   distribution: Distribution;
@@ -43,6 +62,10 @@ export interface QuorumView {
   verdictLine: string;
   readyzEtcd: 'ok' | 'failed' | 'unknown';
   apiServers: number | null;
+  /** Member objects that describe a member already counted (k0s), and the evidence used for it. */
+  duplicates: Array<{ name: string; duplicateOf: string; key: string }>;
+  /** Control-plane nodes whose join stopped half way (kubeadm): named in findings. */
+  halfJoined: Array<{ node: string; why: string }>;
   notes: string[];
 }
 
@@ -55,7 +78,7 @@ export const LEARNER_STUCK_MS = 10 * 60_000;
 export const quorumOf = (voters: number): number => Math.floor(voters / 2) + 1;
 
 const cond = (o: KObject, type: string): { status?: string; reason?: string; message?: string; lastHeartbeatTime?: string; lastTransitionTime?: string } | undefined =>
-  (o.status?.conditions ?? []).find((c: { type: string }) => c.type === type);
+  (Array.isArray(o.status?.conditions) ? o.status.conditions : []).find((c: { type?: string }) => c?.type === type);
 
 function readyzEtcd(text: string | undefined): QuorumView['readyzEtcd'] {
   if (!text) return 'unknown';
@@ -74,11 +97,36 @@ function apiServerCount(snap: Snapshot, now: number): number | null {
   }).length;
 }
 
-function k3sMembers(snap: Snapshot, now: number): Member[] {
-  return snap.of(R.nodes).filter((n) => n.metadata.labels?.['node-role.kubernetes.io/etcd'] === 'true').map((n) => {
-    const c = cond(n, 'EtcdIsVoter');
+const etcdPods = (snap: Snapshot): KObject[] => snap.of(R.pods).filter((p) => p.metadata.namespace === 'kube-system' && p.metadata.labels?.component === 'etcd');
+const podReady = (p: KObject): boolean => (Array.isArray(p.status?.conditions) ? p.status.conditions : []).some((c: { type?: string; status?: string }) => c?.type === 'Ready' && c.status === 'True');
+
+function podMember(p: KObject): Member {
+  const ready = podReady(p);
+  const restarts = (Array.isArray(p.status?.containerStatuses) ? p.status.containerStatuses : []).reduce((n: number, c: { restartCount?: number }) => n + (typeof c?.restartCount === 'number' ? c.restartCount : 0), 0);
+  const url = p.metadata.annotations?.['kubeadm.kubernetes.io/etcd.advertise-client-urls'];
+  return { name: p.metadata.name, where: `pod kube-system/${p.metadata.name} on ${p.spec?.nodeName ?? '?'}`, node: p.spec?.nodeName, role: 'voter', health: ready ? 'healthy' : 'unhealthy',
+    evidence: `pod ${ready ? 'Ready' : `not Ready (${p.status?.phase ?? '?'})`}${restarts ? `, ${restarts} restarts` : ''}${url ? `, ${url}` : ''}` };
+}
+
+/** K3s/RKE2: EtcdIsVoter where published; else the etcd role label (and RKE2's etcd pod) — count without health. */
+function k3sMembers(snap: Snapshot, now: number, distribution: Distribution): { members: Member[]; withCondition: number } {
+  const pods = distribution === 'RKE2' ? etcdPods(snap) : [];
+  let withCondition = 0;
+  const members = snap.of(R.nodes).filter((n) => n.metadata.labels?.['node-role.kubernetes.io/etcd'] === 'true').map((n): Member => {
     const name = n.metadata.name;
-    if (!c) return { name, where: `node ${name}`, role: 'unknown', health: 'unknown', evidence: 'no EtcdIsVoter condition' } satisfies Member;
+    const where = `node ${name}${n.spec?.unschedulable ? ' (cordoned)' : ''}`;
+    const c = cond(n, 'EtcdIsVoter');
+    const pod = pods.find((p) => p.spec?.nodeName === name);
+    if (!c) {
+      // before the condition existed: the label says it is a member; the pod (RKE2) or nothing says how it is
+      if (pod) {
+        const pm = podMember(pod);
+        return { ...pm, name, where, node: name, evidence: `etcd role label; ${pm.evidence} (no EtcdIsVoter: learners not visible)` };
+      }
+      return { name, where, node: name, role: 'voter', health: isReady(n) ? 'unknown' : 'unhealthy',
+        evidence: `etcd role label only (no EtcdIsVoter condition: ${distribution} before v1.25.16/v1.26.11/v1.27.8/v1.28.4)${isReady(n) ? '' : ', node NotReady'}` };
+    }
+    withCondition++;
     const hb = Date.parse(c.lastHeartbeatTime ?? '');
     const stale = Number.isNaN(hb) || now - hb > K3S_HEARTBEAT_STALE_MS;
     const age = Number.isNaN(hb) ? 'unknown age' : `${Math.round((now - hb) / 60_000)} min ago`;
@@ -88,64 +136,117 @@ function k3sMembers(snap: Snapshot, now: number): Member[] {
     else if (c.reason === 'MemberIsLearner') { role = 'learner'; health = 'healthy'; }
     else if (c.reason === 'Unhealthy') { role = 'voter'; health = 'unhealthy'; }
     else if (c.reason === 'NotAMember') { role = 'unknown'; health = 'unhealthy'; }
+    // a NotReady node or a not-Ready etcd pod outweighs a condition the leader has not refreshed
     if (!isReady(n) && health === 'healthy') health = 'unhealthy';
+    if (pod && !podReady(pod) && health === 'healthy') health = 'unhealthy';
     if (stale && health === 'healthy') health = 'unknown';
-    const evidence = `EtcdIsVoter=${c.status}/${c.reason ?? ''}, heartbeat ${age}${isReady(n) ? '' : ', node NotReady'}${stale ? ' (stale)' : ''}`;
-    return { name, where: `node ${name}${n.spec?.unschedulable ? ' (cordoned)' : ''}`, role, health, evidence, heartbeat: c.lastHeartbeatTime, stale,
-      learnerSince: role === 'learner' ? c.lastTransitionTime : undefined } satisfies Member;
+    const evidence = `EtcdIsVoter=${c.status}/${c.reason ?? ''}, heartbeat ${age}${isReady(n) ? '' : ', node NotReady'}${pod && !podReady(pod) ? ', etcd pod not Ready' : ''}${stale ? ' (stale)' : ''}`;
+    return { name, where, node: name, role, health, evidence, heartbeat: c.lastHeartbeatTime, stale, learnerSince: role === 'learner' ? c.lastTransitionTime : undefined };
   });
-}
-
-function staticPodMembers(snap: Snapshot): Member[] {
-  return snap.of(R.pods).filter((p) => p.metadata.namespace === 'kube-system' && p.metadata.labels?.component === 'etcd').map((p) => {
-    const ready = (p.status?.conditions ?? []).some((c: { type: string; status: string }) => c.type === 'Ready' && c.status === 'True');
-    const restarts = (p.status?.containerStatuses ?? []).reduce((n: number, c: { restartCount?: number }) => n + (c.restartCount ?? 0), 0);
-    const url = p.metadata.annotations?.['kubeadm.kubernetes.io/etcd.advertise-client-urls'];
-    return { name: p.metadata.name, where: `pod kube-system/${p.metadata.name} on ${p.spec?.nodeName ?? '?'}`, role: 'voter', health: ready ? 'healthy' : 'unhealthy',
-      evidence: `pod ${ready ? 'Ready' : `not Ready (${p.status?.phase ?? '?'})`}${restarts ? `, ${restarts} restarts` : ''}${url ? `, ${url}` : ''}` } satisfies Member;
-  });
+  return { members, withCondition };
 }
 
 function kubeadmExternal(snap: Snapshot): string[] | null {
   const cm = snap.of(R.configmaps).find((c) => c.metadata.namespace === 'kube-system' && c.metadata.name === 'kubeadm-config');
   const text = cm?.data?.ClusterConfiguration;
-  if (!text) return null;
+  if (typeof text !== 'string') return null;
   try {
-    const cfg = load(text) as { etcd?: { external?: { endpoints?: string[] } } };
-    return cfg.etcd?.external?.endpoints ?? null;
+    const cfg = load(text, { maxAliases: 10 }) as { etcd?: { external?: { endpoints?: unknown } } } | null;
+    const eps = cfg?.etcd?.external?.endpoints;
+    return Array.isArray(eps) ? eps.map(String) : null;
   } catch {
     return null;
   }
 }
 
-function k0sMembers(snap: Snapshot): Member[] {
-  return snap.of(R.k0sEtcdMembers).map((m) => {
-    const joined = cond(m, 'Joined');
-    return { name: m.metadata.name, where: m.status?.peerAddress ? `peer ${m.status.peerAddress}` : 'controller', role: joined?.status === 'True' ? 'voter' : 'unknown',
-      health: 'unknown', evidence: `EtcdMember ${m.status?.memberID ? `id ${m.status.memberID}, ` : ''}Joined=${joined?.status ?? '?'} (k0s exposes membership, not health)` } satisfies Member;
-  });
-}
+const isControlPlaneNode = (n: KObject): boolean => 'node-role.kubernetes.io/control-plane' in (n.metadata.labels ?? {}) || 'node-role.kubernetes.io/master' in (n.metadata.labels ?? {});
 
-function openshiftView(snap: Snapshot): { members: Member[]; note: string } | null {
-  const etcd = snap.of(R.openshiftEtcds).find((e) => e.metadata.name === 'cluster');
-  if (!etcd) return null;
-  const avail = cond(etcd, 'EtcdMembersAvailable');
-  const m = /(\d+) of (\d+) members are available(?:, (.*))?/.exec(avail?.message ?? '');
-  if (!m) return { members: [], note: `EtcdMembersAvailable: ${avail?.message ?? 'absent'}` };
-  const healthy = Number(m[1]);
-  const total = Number(m[2]);
-  const bad = (m[3] ?? '').split(/,\s*/).map((s) => /^(\S+) is unhealthy/.exec(s)?.[1]).filter((x): x is string => Boolean(x));
-  const members: Member[] = [];
-  for (const b of bad) members.push({ name: b, where: 'openshift-etcd', role: 'voter', health: 'unhealthy', evidence: `etcd operator: ${b} is unhealthy` });
-  let healthyLeft = healthy;
-  for (let i = members.length; i < total; i++) {
-    const h = healthyLeft-- > 0;
-    members.push({ name: `member-${i + 1}`, where: 'openshift-etcd', role: 'voter', health: h ? 'healthy' : 'unhealthy', evidence: `etcd operator: ${avail?.message}` });
+/**
+ * kubeadm joins that stopped half way: a node running control-plane static pods without the control-plane role
+ * (join failed before mark-control-plane; its etcd member is then typically an unpromoted learner), or a
+ * control-plane node without an etcd pod in a stacked cluster.
+ */
+function kubeadmHalfJoins(snap: Snapshot, pods: KObject[]): Array<{ node: string; why: string }> {
+  const out: Array<{ node: string; why: string }> = [];
+  const cpPodsOn = new Map<string, string[]>();
+  for (const p of snap.of(R.pods)) {
+    if (p.metadata.namespace !== 'kube-system' || p.metadata.labels?.tier !== 'control-plane' || !p.spec?.nodeName) continue;
+    cpPodsOn.set(p.spec.nodeName, [...(cpPodsOn.get(p.spec.nodeName) ?? []), String(p.metadata.labels?.component ?? p.metadata.name)]);
   }
-  return { members, note: `etcd operator condition EtcdMembersAvailable: ${avail?.message} (${avail?.reason ?? ''})` };
+  const etcdNodes = new Set(pods.map((p) => p.spec?.nodeName));
+  for (const n of snap.of(R.nodes)) {
+    const name = n.metadata.name;
+    const comps = cpPodsOn.get(name) ?? [];
+    if (!isControlPlaneNode(n) && comps.includes('kube-apiserver')) {
+      out.push({ node: name, why: `runs control-plane static pods (${comps.join(', ')}) but has no control-plane role: kubeadm join --control-plane stopped before mark-control-plane${etcdNodes.has(name) ? '; its etcd member is likely an unpromoted learner' : ''}` });
+    } else if (isControlPlaneNode(n) && pods.length > 0 && !etcdNodes.has(name)) {
+      out.push({ node: name, why: 'a control-plane node with no etcd static pod, in a cluster whose other control-plane nodes run one' });
+    }
+  }
+  return out;
 }
 
-export function verdictOf(members: Member[], readyz: QuorumView['readyzEtcd']): Pick<QuorumView, 'voters' | 'healthyVoters' | 'unknownVoters' | 'learners' | 'quorum' | 'tolerated' | 'remaining' | 'verdict' | 'verdictLine'> {
+/** k0s: Joined members, deduplicated by member ID and peer address (objects can be stale or doubled). */
+function k0sMembers(snap: Snapshot): { members: Member[]; duplicates: QuorumView['duplicates'] } {
+  const members: Member[] = [];
+  const duplicates: QuorumView['duplicates'] = [];
+  const seen = new Map<string, string>();
+  for (const m of [...snap.of(R.k0sEtcdMembers)].sort((a, b) => a.metadata.name.localeCompare(b.metadata.name))) {
+    const joined = cond(m, 'Joined');
+    if (joined?.status === 'False') continue; // left the cluster: kept for tracking only
+    const id = typeof m.status?.memberID === 'string' ? m.status.memberID.toLowerCase() : undefined;
+    const peer = typeof m.status?.peerAddress === 'string' ? m.status.peerAddress : undefined;
+    const byId = id ? seen.get(`id:${id}`) : undefined;
+    const byPeer = peer ? seen.get(`peer:${peer}`) : undefined;
+    const dupOf = byId ?? byPeer;
+    if (dupOf) {
+      duplicates.push({ name: m.metadata.name, duplicateOf: dupOf, key: [byId ? `member ID ${id}` : '', byPeer ? `peer address ${peer}` : ''].filter(Boolean).join(' and ') });
+      continue;
+    }
+    if (id) seen.set(`id:${id}`, m.metadata.name);
+    if (peer) seen.set(`peer:${peer}`, m.metadata.name);
+    members.push({ name: m.metadata.name, where: peer ? `peer ${peer}` : 'controller', role: joined?.status === 'True' ? 'voter' : 'unknown',
+      health: 'unknown', evidence: `EtcdMember ${id ? `id ${id}, ` : ''}Joined=${joined?.status ?? '?'} (k0s exposes membership, not health)` });
+  }
+  return { members, duplicates };
+}
+
+/** The etcd operator's EtcdMembersAvailable message, in the forms it has written since OpenShift 4.4. */
+export function openshiftMembers(message: string): Member[] | null {
+  const ev = `etcd operator: ${message}`;
+  let m = /^(\d+) members are available\b/.exec(message);
+  if (m) return Array.from({ length: Number(m[1]) }, (_, i) => ({ name: `member-${i + 1}`, where: 'openshift-etcd', role: 'voter', health: 'healthy', evidence: ev }));
+  m = /^(\d+) of (\d+) members are available(?:, (.*))?$/.exec(message);
+  if (m) {
+    const healthy = Number(m[1]);
+    const total = Number(m[2]);
+    const members: Member[] = [];
+    for (const part of (m[3] ?? '').split(/,\s*/)) {
+      const b = /^(\S+) (is unhealthy|has not started)/.exec(part);
+      if (b) members.push({ name: b[1]!, where: 'openshift-etcd', role: 'voter', health: 'unhealthy', evidence: `etcd operator: ${b[1]} ${b[2]}` });
+    }
+    for (let i = members.length; i < total; i++) {
+      members.push({ name: `member-${i + 1}`, where: 'openshift-etcd', role: 'voter', health: i - members.length < healthy ? 'healthy' : 'unhealthy', evidence: ev });
+    }
+    return members;
+  }
+  // OpenShift 4.4: "A,B members are available, C have not started, D are unhealthy, E are unknown"
+  m = /^(\S*) members are available, (\S*)\s*have not started, (\S*)\s*are unhealthy, (\S*)\s*are unknown/.exec(message);
+  if (m) {
+    const names = (s: string | undefined): string[] => (s ?? '').split(',').filter(Boolean);
+    return [
+      ...names(m[1]).map((n): Member => ({ name: n, where: 'openshift-etcd', role: 'voter', health: 'healthy', evidence: ev })),
+      ...names(m[2]).map((n): Member => ({ name: n, where: 'openshift-etcd', role: 'voter', health: 'unhealthy', evidence: `etcd operator: ${n} has not started` })),
+      ...names(m[3]).map((n): Member => ({ name: n, where: 'openshift-etcd', role: 'voter', health: 'unhealthy', evidence: `etcd operator: ${n} is unhealthy` })),
+      ...names(m[4]).map((n): Member => ({ name: n, where: 'openshift-etcd', role: 'voter', health: 'unknown', evidence: `etcd operator: ${n} is unknown` })),
+    ];
+  }
+  return null;
+}
+
+type VerdictPart = Pick<QuorumView, 'voters' | 'healthyVoters' | 'unknownVoters' | 'learners' | 'quorum' | 'tolerated' | 'remaining' | 'verdict' | 'verdictLine'>;
+
+export function verdictOf(members: Member[], readyz: QuorumView['readyzEtcd']): VerdictPart {
   const voters = members.filter((m) => m.role === 'voter').length;
   const healthyVoters = members.filter((m) => m.role === 'voter' && m.health === 'healthy').length;
   const unknownVoters = members.filter((m) => m.role === 'voter' && m.health === 'unknown').length + members.filter((m) => m.role === 'unknown').length;
@@ -154,16 +255,27 @@ export function verdictOf(members: Member[], readyz: QuorumView['readyzEtcd']): 
   const tolerated = voters - quorum;
   const remaining = healthyVoters - quorum;
   let verdict: Verdict;
-  if (voters === 0) verdict = 'UNKNOWN';
-  else if (healthyVoters >= quorum) verdict = remaining === 0 && healthyVoters < voters ? 'DEGRADED' : 'HEALTHY';
-  else if (healthyVoters + unknownVoters >= quorum) verdict = 'UNKNOWN';
-  else verdict = 'LOST';
-  if (readyz === 'failed' && verdict !== 'LOST') verdict = voters ? 'LOST' : 'UNKNOWN';
-  // a single healthy member is "healthy" but tolerates nothing; say that in the line, not the verdict
-  const tol = voters === 0 ? 'unknown tolerance'
-    : verdict === 'LOST' ? 'no quorum'
-      : remaining <= 0 ? 'no failure tolerated' : `tolerates ${remaining} failure${remaining === 1 ? '' : 's'}`;
-  const parts = [`${voters} voter${voters === 1 ? '' : 's'}, ${healthyVoters} healthy${unknownVoters ? `, ${unknownVoters} unknown` : ''}${learners ? `, ${learners} learner${learners === 1 ? '' : 's'}` : ''}`,
+  let tol: string;
+  if (readyz === 'failed') {
+    verdict = 'LOST';
+    tol = 'the API server cannot reach etcd';
+  } else if (voters === 0) {
+    verdict = 'UNKNOWN';
+    tol = 'unknown tolerance';
+  } else if (healthyVoters >= quorum) {
+    // at least one more failure survivable = HEALTHY; none = AT RISK by design, or DEGRADED when voters are down
+    verdict = remaining > 0 ? 'HEALTHY' : healthyVoters < voters ? (unknownVoters > 0 && healthyVoters + unknownVoters === voters ? 'UNKNOWN' : 'DEGRADED') : 'AT RISK';
+    tol = remaining > 0 ? `tolerates ${remaining} failure${remaining === 1 ? '' : 's'}` : verdict === 'AT RISK' ? 'no failure tolerated (by design)' : 'no failure tolerated';
+  } else if (healthyVoters + unknownVoters >= quorum) {
+    // health unknown: a design that tolerates nothing is at risk whatever the health
+    verdict = tolerated === 0 && members.every((m) => m.health !== 'unhealthy') ? 'AT RISK' : 'UNKNOWN';
+    tol = tolerated === 0 ? 'no failure tolerated (by design)' : `tolerates at most ${tolerated} failure${tolerated === 1 ? '' : 's'} (by design)`;
+  } else {
+    verdict = 'LOST';
+    tol = 'no quorum';
+  }
+  const counts = healthyVoters || !unknownVoters ? `${healthyVoters} healthy${unknownVoters ? `, ${unknownVoters} unknown` : ''}` : 'health unknown';
+  const parts = [`${voters} voter${voters === 1 ? '' : 's'}, ${counts}${learners ? `, ${learners} learner${learners === 1 ? '' : 's'}` : ''}`,
     `quorum ${voters ? quorum : '?'}`, tol, verdict];
   return { voters, healthyVoters, unknownVoters, learners, quorum, tolerated, remaining, verdict, verdictLine: parts.join(' — ') };
 }
@@ -174,30 +286,45 @@ export function quorumView(snap: Snapshot, now: Date): QuorumView {
   const rz = readyzEtcd(snap.header.readyz);
   const apiServers = apiServerCount(snap, t);
   const notes: string[] = [];
-  const base = { distribution, readyzEtcd: rz, apiServers, notes };
-  const notVisible = (reason: string): QuorumView => ({ ...base, source: 'none', visible: false, reason, members: [], ...verdictOf([], rz), verdict: 'NOT VISIBLE', verdictLine: `etcd not visible — ${reason}` });
+  const base = { distribution, readyzEtcd: rz, apiServers, notes, duplicates: [] as QuorumView['duplicates'], halfJoined: [] as QuorumView['halfJoined'] };
+  const notVisible = (reason: string): QuorumView => {
+    // members not visible, but the API server says it cannot reach etcd: that is still a verdict
+    if (rz === 'failed') {
+      return { ...base, source: '/readyz?verbose etcd check', visible: true, reason, members: [], ...verdictOf([], rz),
+        verdictLine: `members not visible (${reason}) — the API server cannot reach etcd — LOST` };
+    }
+    return { ...base, source: 'none', visible: false, reason, members: [], ...verdictOf([], rz), verdict: 'NOT VISIBLE', verdictLine: `etcd not visible — ${reason}` };
+  };
 
   if (distribution === 'EKS' || distribution === 'GKE' || distribution === 'AKS') {
     return notVisible(`${distribution} runs etcd inside its managed control plane; the Kubernetes API does not expose it, so quorum is the provider's responsibility and is not scored`);
   }
   let members: Member[] = [];
   let source = '';
-  if (distribution === 'K3s' || distribution === 'RKE2') {
-    if (snap.visibility(R.nodes)) return notVisible(`nodes not visible: ${snap.visibility(R.nodes)!.reason}`);
-    members = k3sMembers(snap, t);
-    source = `${distribution} nodes labelled node-role.kubernetes.io/etcd=true, condition EtcdIsVoter`;
-    if (distribution === 'RKE2') {
-      const pods = staticPodMembers(snap);
+  const finish = (): QuorumView => {
+    if (rz === 'failed') {
+      // the states below are the last ones the API server cached: not current
       for (const m of members) {
-        const p = pods.find((x) => x.where.endsWith(`on ${m.name}`));
-        if (p && p.health === 'unhealthy' && m.health === 'healthy') { m.health = 'unhealthy'; m.evidence += `; ${p.evidence}`; }
+        if (m.health === 'healthy') {
+          m.health = 'unknown';
+          m.evidence += ' (cached: the API server cannot reach etcd)';
+        }
       }
     }
+    return { ...base, source, visible: true, members, ...verdictOf(members, rz) };
+  };
+  if (distribution === 'K3s' || distribution === 'RKE2') {
+    if (snap.visibility(R.nodes)) return notVisible(`nodes not visible: ${snap.visibility(R.nodes)!.reason}`);
+    const k = k3sMembers(snap, t, distribution);
+    members = k.members;
     if (members.length === 0) {
-      const ds = snap.of(R.nodes).find((n) => n.metadata.annotations?.['k3s.io/node-args']);
-      notes.push(`no node has the etcd role: this ${distribution} cluster uses ${ds ? 'an external datastore (kine/SQL) or' : ''} a datastore that is not etcd`);
-      return { ...base, source, visible: false, reason: 'no etcd members: not using embedded etcd (kine/SQLite or external SQL)', members, ...verdictOf([], rz), verdict: 'NOT VISIBLE', verdictLine: 'no embedded etcd (datastore is not etcd, or not visible)' };
+      const argsNode = snap.of(R.nodes).find((n) => n.metadata.annotations?.['k3s.io/node-args']);
+      notes.push(`no node has the etcd role: this ${distribution} cluster uses ${argsNode ? 'an external datastore (kine/SQL) or ' : ''}a datastore that is not etcd`);
+      return { ...notVisible('no etcd members: not using embedded etcd (kine/SQLite or external SQL)'), verdictLine: 'no embedded etcd (datastore is not etcd, or not visible)' };
     }
+    source = k.withCondition === members.length ? `${distribution} nodes labelled node-role.kubernetes.io/etcd=true, condition EtcdIsVoter`
+      : k.withCondition === 0 ? `${distribution} nodes labelled node-role.kubernetes.io/etcd=true${distribution === 'RKE2' ? ' and etcd static pods' : ''} (no EtcdIsVoter condition: member count without etcd health)`
+        : `${distribution} nodes labelled node-role.kubernetes.io/etcd=true, condition EtcdIsVoter on ${k.withCondition} of ${members.length}`;
   } else if (distribution === 'kubeadm') {
     const ext = kubeadmExternal(snap);
     if (ext) {
@@ -206,31 +333,42 @@ export function quorumView(snap: Snapshot, now: Date): QuorumView {
       notes.push('external etcd: probe it directly with kubectl arch quorum --etcd-endpoints ... to see health, leader and learners');
     } else {
       if (snap.visibility(R.pods)) return notVisible(`pods not visible: ${snap.visibility(R.pods)!.reason}`);
-      members = staticPodMembers(snap);
+      const pods = etcdPods(snap);
+      base.halfJoined = kubeadmHalfJoins(snap, pods);
+      const half = new Set(base.halfJoined.map((h) => h.node));
+      members = pods.map((p) => {
+        const m = podMember(p);
+        // the etcd pod of a half-joined node is most likely a learner that was never promoted: do not count its vote
+        return half.has(p.spec?.nodeName) ? { ...m, role: 'unknown' as const, evidence: `${m.evidence}; on a half-joined node: likely an unpromoted learner` } : m;
+      });
       source = 'kube-system static pods component=etcd (mirror-pod readiness)';
       notes.push('learners are not visible as pods; a kubeadm etcd pod is Ready when /readyz (a linearizable read) passes on kubeadm >= 1.31');
     }
   } else if (distribution === 'k0s') {
     const v = snap.visibility(R.k0sEtcdMembers);
-    if (v) return notVisible(`EtcdMember objects not visible: ${v.reason}`);
-    members = k0sMembers(snap);
-    source = 'k0s EtcdMember objects (membership only)';
+    if (v) return notVisible(`EtcdMember objects not visible (k0s >= 1.30 publishes them): ${v.reason}`);
+    const k = k0sMembers(snap);
+    members = k.members;
+    base.duplicates = k.duplicates;
+    source = 'k0s EtcdMember objects (membership only), deduplicated by member ID and peer address';
   } else if (distribution === 'OpenShift') {
-    const os = openshiftView(snap);
-    if (!os) return notVisible('etcds.operator.openshift.io/cluster not visible');
-    members = os.members;
-    source = 'OpenShift etcd operator conditions';
-    notes.push(os.note);
+    const etcd = snap.of(R.openshiftEtcds).find((e) => e.metadata.name === 'cluster');
+    if (!etcd) return notVisible('etcds.operator.openshift.io/cluster not visible');
+    const avail = cond(etcd, 'EtcdMembersAvailable');
+    const parsed = typeof avail?.message === 'string' ? openshiftMembers(avail.message) : null;
+    if (!parsed) return notVisible(`the etcd operator's EtcdMembersAvailable condition says "${avail?.message ?? 'nothing'}", which is not a member count`);
+    members = parsed;
+    source = 'OpenShift etcd operator condition EtcdMembersAvailable';
+    notes.push(`EtcdMembersAvailable=${avail?.status ?? '?'} (${avail?.reason ?? ''}): ${avail?.message}`);
+    if (avail?.status === 'False') notes.push('the operator reports no quorum; it can write this only while the API still accepts writes, so the condition may be old');
   } else if (distribution === 'Talos') {
-    return { ...notVisible('Talos runs etcd outside Kubernetes; only the API server\'s /readyz etcd line is visible'), verdictLine: `etcd not visible on Talos — readyz etcd: ${rz}` };
+    const v = notVisible('Talos runs etcd as a system service outside Kubernetes; only the API server\'s /readyz etcd line is visible (use talosctl etcd members)');
+    return v.verdict === 'NOT VISIBLE' ? { ...v, verdictLine: `etcd not visible on Talos — readyz etcd: ${rz}` } : v;
   } else {
-    const pods = snap.visibility(R.pods) ? [] : staticPodMembers(snap);
-    if (pods.length) {
-      members = pods;
-      source = 'kube-system pods component=etcd';
-    } else {
-      return { ...notVisible(`etcd members are not visible for this distribution (${distribution}); readyz etcd: ${rz}`) };
-    }
+    const pods = snap.visibility(R.pods) ? [] : etcdPods(snap);
+    if (!pods.length) return notVisible(`etcd members are not visible for this distribution (${distribution}); readyz etcd: ${rz}`);
+    members = pods.map(podMember);
+    source = 'kube-system pods component=etcd';
   }
-  return { ...base, source, visible: true, members, ...verdictOf(members, rz) };
+  return finish();
 }
