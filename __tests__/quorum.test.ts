@@ -1,5 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
 import { etcdQuorum } from '../src/checks/etcd-quorum.js';
+import { ago, NOW, runCheck } from './helpers/check.js';
 import { CHECKS } from '../src/checks/registry.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,20 +13,18 @@ import { R } from '../src/resources.js';
 import { loadSnapshot } from '../src/snapshot/load.js';
 import { EXAMPLE, node, obj, snapshotOf } from './helpers/fixtures.js';
 
-const NOW = Date.parse('2026-08-13T09:00:00Z');
 const loadSnapshotText = (text: string) => {
   const f = join(tempDir(), 's.yaml');
   writeFileSync(f, text);
   return loadSnapshot(f);
 };
-const ago = (min: number): string => new Date(NOW - min * 60_000).toISOString();
 const CAPTURED = [R.nodes, R.pods, R.configmaps, R.leases].map((n) => ({ group: n.group, kind: n.kind }));
 
 const k3sServer = (name: string, voter: { status: string; reason: string; hbMin?: number; sinceMin?: number }, ready = true): KObject =>
   node(name, { kubelet: 'v1.35.4+k3s1', providerID: `k3s://${name}`, roles: ['control-plane', 'etcd', 'master'], ready,
     conditions: [{ type: 'EtcdIsVoter', status: voter.status, reason: voter.reason, lastHeartbeatTime: ago(voter.hbMin ?? 2), lastTransitionTime: ago(voter.sinceMin ?? 1000) }] });
 const VOTER = { status: 'True', reason: 'MemberNotLearner' };
-const run = (objs: KObject[], readyz = '[+]etcd ok\n') => runChecks([etcdQuorum], snapshotOf(objs, { captured: CAPTURED, readyz }))[0]!;
+const run = (objs: KObject[], readyz = '[+]etcd ok\n') => runCheck(etcdQuorum, objs, { readyz });
 const codes = (objs: KObject[], readyz?: string) => run(objs, readyz).findings.map((f) => f.code).sort();
 const identityLease = (n: string, renewedSecAgo: number): KObject => obj('coordination.k8s.io/v1', 'Lease', `apiserver-${n}`, 'kube-system', {
   metadata: { name: `apiserver-${n}`, namespace: 'kube-system', labels: { 'apiserver.kubernetes.io/identity': 'kube-apiserver' } }, spec: { renewTime: new Date(NOW - renewedSecAgo * 1000).toISOString() } });

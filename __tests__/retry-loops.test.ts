@@ -1,14 +1,13 @@
 import { describe, expect, test } from '@jest/globals';
-import { retryLoops } from '../src/checks/retry-loops.js';
+import { KUBELET_DNS, retryLoops } from '../src/checks/retry-loops.js';
+import { ago, runCheck } from './helpers/check.js';
 import { runChecks } from '../src/checks/run.js';
 import { parseRejections, isImmutableRejection } from '../src/retry/rejections.js';
 import type { KObject } from '../src/model.js';
 import { R } from '../src/resources.js';
 import { loadSnapshot } from '../src/snapshot/load.js';
-import { EXAMPLE, obj, snapshotOf } from './helpers/fixtures.js';
+import { EXAMPLE, obj } from './helpers/fixtures.js';
 
-const NOW = Date.parse('2026-08-13T09:00:00Z');
-const ago = (min: number): string => new Date(NOW - min * 60_000).toISOString();
 
 // the API server's words (REFERENCE.md §1; the e2e suite proves them against a real kube-apiserver)
 const SVC_MSG = 'Service "kube-dns" is invalid: spec.clusterIPs[0]: Invalid value: ["169.254.20.10"]: may not change once set';
@@ -16,12 +15,10 @@ const DEPLOY_MSG = 'Deployment.apps "web" is invalid: spec.selector: Invalid val
 const STS_MSG = "StatefulSet.apps \"db\" is invalid: spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden";
 const PVC_MSG = 'PersistentVolumeClaim "data" is invalid: spec: Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims';
 
-const CAPTURED = [R.events, R.eventsV1, R.services, R.configmaps, R.daemonsets, R.addons, R.helmcharts, R.argoApplications, R.fluxKustomizations, R.fluxHelmReleases].map((n) => ({ group: n.group, kind: n.kind }));
-const run = (objects: KObject[], opts: { deep?: boolean; kubeletDNS?: Array<{ node: string; clusterDNS?: string[] }>; captured?: typeof CAPTURED } = {}) => {
-  const snap = snapshotOf(objects, { captured: opts.captured ?? CAPTURED });
-  if (opts.kubeletDNS) snap.header.kubeletDNS = opts.kubeletDNS;
-  return runChecks([retryLoops], snap, { deep: opts.deep })[0]!;
-};
+const CAPTURED = [R.eventsV1, R.deployments].map((n) => ({ group: n.group, kind: n.kind }));
+const run = (objects: KObject[], opts: { deep?: boolean; kubeletDNS?: Array<{ node: string; clusterDNS?: string[] }>; captured?: typeof CAPTURED } = {}) =>
+  runCheck(retryLoops, objects, { deep: opts.deep, captured: opts.captured ?? CAPTURED,
+    perNode: opts.kubeletDNS ? { [KUBELET_DNS.id]: opts.kubeletDNS.map((k) => ({ node: k.node, value: k.clusterDNS })) } : undefined });
 
 const event = (name: string, involved: Record<string, string>, reason: string, message: string, count: number, firstMin: number, lastMin: number, type = 'Warning'): KObject =>
   obj('v1', 'Event', name, involved.namespace, { metadata: { name, namespace: involved.namespace, uid: `uid-${name}` }, involvedObject: involved, reason, type, message, count, firstTimestamp: ago(firstMin), lastTimestamp: ago(lastMin), source: { component: 'deployment-controller' } });
@@ -168,25 +165,22 @@ describe('retry-loop check', () => {
   });
 
   test('events forbidden: skipped with the reason, never passed', () => {
-    const snap = snapshotOf([], { captured: CAPTURED.filter((c) => !(c.kind === 'Event' && c.group === '')) });
-    snap.markUnavailable({ group: '', kind: 'Event', resource: 'events', status: 403, reason: 'forbidden: cannot list events (RBAC)' });
-    const r = runChecks([retryLoops], snap)[0]!;
+    const r = runCheck(retryLoops, [], { without: [R.events],
+      prepare: (snap) => snap.markUnavailable({ group: '', kind: 'Event', resource: 'events', status: 403, reason: 'forbidden: cannot list events (RBAC)' }) });
     expect(r.status).toBe('skipped');
     expect(r.reason).toMatch(/forbidden/);
   });
 
   test('Services forbidden: the check still runs on events and says what it could not compare', () => {
-    const snap = snapshotOf([event('e9', { kind: 'Deployment', name: 'web', namespace: 'shop' }, 'FailedUpdate', DEPLOY_MSG, 40, 180, 2)], { captured: CAPTURED.filter((c) => c.kind !== 'Service') });
-    snap.markUnavailable({ group: '', kind: 'Service', resource: 'services', status: 403, reason: 'forbidden: cannot list services (RBAC)' });
-    const r = runChecks([retryLoops], snap)[0]!;
+    const r = runCheck(retryLoops, [event('e9', { kind: 'Deployment', name: 'web', namespace: 'shop' }, 'FailedUpdate', DEPLOY_MSG, 40, 180, 2)], { without: [R.services],
+      prepare: (snap) => snap.markUnavailable({ group: '', kind: 'Service', resource: 'services', status: 403, reason: 'forbidden: cannot list services (RBAC)' }) });
     expect(r.findings[0]).toMatchObject({ code: 'ARCH-RL01' });
     expect(r.notes.join()).toMatch(/Service: forbidden: cannot list services \(RBAC\) — live Service values/);
   });
 
   test('Argo CD / Flux not installed: said in notes', () => {
-    const snap = snapshotOf([], { captured: CAPTURED.filter((c) => c.group !== 'argoproj.io') });
-    snap.markUnavailable({ group: 'argoproj.io', kind: 'Application', status: 404, reason: 'applications.argoproj.io is not served here (CRD not installed)' });
-    const r = runChecks([retryLoops], snap)[0]!;
+    const r = runCheck(retryLoops, [], { without: [R.argoApplications],
+      prepare: (snap) => snap.markUnavailable({ group: 'argoproj.io', kind: 'Application', status: 404, reason: 'applications.argoproj.io is not served here (CRD not installed)' }) });
     expect(r.status).toBe('passed');
     expect(r.notes.join()).toMatch(/Application.argoproj.io: .*CRD not installed/);
   });

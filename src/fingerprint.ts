@@ -29,8 +29,8 @@ export interface Fingerprint {
 
 const label = (o: KObject, k: string): string | undefined => o.metadata.labels?.[k];
 
-export const isReady = (node: KObject): boolean =>
-  (node.status?.conditions ?? []).some((c: { type: string; status: string }) => c.type === 'Ready' && c.status === 'True');
+export { isReady } from './lib/k8s.js';
+import { isReady } from './lib/k8s.js';
 
 export function nodeRoles(node: KObject): string[] {
   const roles = Object.keys(node.metadata.labels ?? {})

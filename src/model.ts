@@ -21,11 +21,8 @@ export interface KObject {
   apiVersion?: string;
   kind?: string;
   metadata: ObjectMeta;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   spec?: any;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   status?: any;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   [key: string]: any;
 }
 
@@ -56,6 +53,8 @@ export interface Need extends ResourceType {
   clusterWide?: boolean;
   /** The check still runs without it (e.g. a CRD that may not be installed); it says what it could not see. */
   optional?: boolean;
+  /** What the check loses without it, e.g. "live clusterIP cannot be compared": the runner's "not visible" note. */
+  lost?: string;
 }
 
 /** Why a resource is not in the snapshot. */
@@ -110,12 +109,13 @@ export const groupOf = (apiVersion: string | undefined): string => {
 
 export const gkKey = (group: string, kind: string): string => (group ? `${kind}.${group}` : kind);
 
-export const refOf = (o: KObject): ObjectRef => ({
-  kind: o.kind ?? '?',
-  apiVersion: o.apiVersion,
-  namespace: o.metadata.namespace,
-  name: o.metadata.name,
-});
+/** "Kind namespace/name" or "Kind name" for cluster-scoped objects. */
+export const refText = (r: { kind?: string; namespace?: string; name: string }): string =>
+  `${r.kind ?? '?'} ${r.namespace ? `${r.namespace}/` : ''}${r.name}`;
 
-export const refText = (r: ObjectRef): string =>
-  `${r.kind}${r.namespace ? ` ${r.namespace}/` : ' '}${r.name}`;
+/** The rank of the worst severity among findings, -1 for none (for exit codes and ordering). */
+export const worstRank = (findings: Iterable<{ severity: Severity }>): number => {
+  let w = -1;
+  for (const f of findings) w = Math.max(w, SEVERITY_RANK[f.severity]);
+  return w;
+};

@@ -36,7 +36,7 @@ export function readScenario(dir) {
 
 const STATUS_KINDS = new Set(['Node', 'Pod', 'Deployment', 'ReplicaSet', 'DaemonSet', 'StatefulSet', 'PersistentVolume', 'PersistentVolumeClaim', 'Ingress', 'Job']);
 const ORDER = ['CustomResourceDefinition', 'Namespace', 'Node', 'ClusterRole', 'PersistentVolume', 'ConfigMap', 'Deployment', 'DaemonSet', 'StatefulSet', 'ReplicaSet', 'Pod',
-  'Service', 'Endpoints', 'PersistentVolumeClaim', 'Ingress', 'Lease', 'Addon', 'HelmChart', 'Application'];
+  'Service', 'Endpoints', 'EndpointSlice', 'PersistentVolumeClaim', 'Ingress', 'Lease', 'Addon', 'HelmChart', 'Application'];
 const rank = (k) => { const i = ORDER.indexOf(k); return i < 0 ? ORDER.length : i; };
 const groupOf = (av) => (av.includes('/') ? av.split('/')[0] : '');
 
@@ -52,10 +52,11 @@ async function discover(admin) {
   return map;
 }
 
-/** Load objects; returns the shifted objects as loaded (fixture uids mapped to the server's). */
-export async function loadScenario(cp, srcDir, { outDir, referenceTime, now = Date.now(), concurrency = 16 } = {}) {
+/** Load objects (a list, or a directory of YAML files); returns how many (fixture uids mapped to the server's). */
+export async function loadScenario(cp, src, { outDir, referenceTime, now = Date.now(), concurrency = 16 } = {}) {
   const delta = referenceTime ? now - referenceTime : 0;
-  const objs = readScenario(srcDir).map((o) => shiftTimes(o, delta));
+  const srcDir = Array.isArray(src) ? 'scenario' : src;
+  const objs = (Array.isArray(src) ? src : readScenario(src)).map((o) => shiftTimes(o, delta));
   if (outDir) {
     mkdirSync(outDir, { recursive: true });
     writeFileSync(join(outDir, 'scenario.yaml'), objs.map((o) => dump(o, { lineWidth: -1, noRefs: true })).join('---\n'));

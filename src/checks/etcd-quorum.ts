@@ -4,9 +4,9 @@
 // skipped with the reason. Fix texts are for the distribution in front of the user.
 import type { Distribution } from '../fingerprint.js';
 import { K3S_HEARTBEAT_STALE_MS, LEARNER_STUCK_MS, quorumView, type Member, type QuorumView } from '../etcd/quorum.js';
-import type { Finding, ObjectRef } from '../model.js';
+import type { ObjectRef, Severity } from '../model.js';
 import { CONFIGMAPS, R } from '../resources.js';
-import type { Check } from './types.js';
+import { defineCheck, finding, type Draft } from './types.js';
 
 const ID = 'etcd-quorum';
 
@@ -66,13 +66,27 @@ export function distributionAdvice(d: Distribution): { restore: string[]; remove
   }
 }
 
-export function quorumFindings(v: QuorumView, now: Date): Finding[] {
-  const out: Finding[] = [];
+const CODES = {
+  'ARCH-EQ01': 'etcd has lost quorum (healthy voters < quorum, or the API server reports etcd failing)',
+  'ARCH-EQ02': 'etcd is degraded: voters are down and no failure is left to tolerate',
+  'ARCH-EQ03': 'even number of voters: adds no tolerance, adds a way to fail',
+  'ARCH-EQ04': 'single etcd member: no high availability',
+  'ARCH-EQ05': 'stale evidence: K3s/RKE2 EtcdIsVoter heartbeat older than ~5 minutes',
+  'ARCH-EQ06': 'an etcd learner has not been promoted',
+  'ARCH-EQ07': 'API server count and etcd member count differ in a stacked control plane',
+  'ARCH-EQ08': 'a control-plane join stopped half way (kubeadm): the node is named',
+  'ARCH-EQ09': 'duplicate etcd member objects (k0s), counted once',
+  'ARCH-EQ10': 'a voter is down, but quorum still tolerates a failure',
+  } as const;
+type Code = keyof typeof CODES;
+
+export function quorumFindings(v: QuorumView, now: Date): Array<Draft<Code>> {
+  const out: Array<Draft<Code>> = [];
   const adv = distributionAdvice(v.distribution);
   const evidence = { verdict: v.verdict, verdictLine: v.verdictLine, voters: v.voters, healthyVoters: v.healthyVoters, learners: v.learners, quorum: v.quorum,
     tolerated: v.tolerated, readyzEtcd: v.readyzEtcd, apiServers: v.apiServers, source: v.source, members: v.members };
-  const f = (code: string, severity: Finding['severity'], title: string, message: string, objects: ObjectRef[], why: string, fix: string[]): Finding =>
-    ({ code, checkId: ID, severity, title, message, objects, evidence, why, fix });
+  const f = (code: Code, severity: Severity, title: string, message: string, objects: ObjectRef[], why: string, fix: string[]): Draft<Code> =>
+    finding(code, severity, title, message, { objects, evidence, why, fix });
   const down = v.members.filter((m) => m.role === 'voter' && m.health === 'unhealthy').map((m) => `${m.name} (${m.evidence})`);
   if (v.verdict === 'LOST') {
     const byReadyz = v.readyzEtcd === 'failed';
@@ -150,25 +164,18 @@ export function quorumFindings(v: QuorumView, now: Date): Finding[] {
   return out;
 }
 
-export const etcdQuorum: Check = {
+export const etcdQuorum = defineCheck({
   id: ID,
   title: 'etcd quorum',
   severity: 'critical',
-  codes: {
-    'ARCH-EQ01': 'etcd has lost quorum (healthy voters < quorum, or the API server reports etcd failing)',
-    'ARCH-EQ02': 'etcd is degraded: voters are down and no failure is left to tolerate',
-    'ARCH-EQ03': 'even number of voters: adds no tolerance, adds a way to fail',
-    'ARCH-EQ04': 'single etcd member: no high availability',
-    'ARCH-EQ05': 'stale evidence: K3s/RKE2 EtcdIsVoter heartbeat older than ~5 minutes',
-    'ARCH-EQ06': 'an etcd learner has not been promoted',
-    'ARCH-EQ07': 'API server count and etcd member count differ in a stacked control plane',
-    'ARCH-EQ08': 'a control-plane join stopped half way (kubeadm): the node is named',
-    'ARCH-EQ09': 'duplicate etcd member objects (k0s), counted once',
-    'ARCH-EQ10': 'a voter is down, but quorum still tolerates a failure',
-  },
+  codes: CODES,
+
   // nodes are optional: with none visible, /readyz still tells whether the API server reaches etcd
-  needs: [{ ...R.nodes, optional: true }, { ...R.podsLean, optional: true }, { ...CONFIGMAPS, optional: true }, { ...R.leases, optional: true }, { ...R.k0sEtcdMembers, optional: true }, { ...R.openshiftEtcds, optional: true }],
+  needs: [{ ...R.nodes, optional: true }, { ...R.podsLean, optional: true }, { ...CONFIGMAPS, optional: true },
+    { ...R.leases, optional: true, lost: 'API server identity leases: the API server count cannot be compared with the member count' },
+    { ...R.k0sEtcdMembers, optional: true }, { ...R.openshiftEtcds, optional: true }],
   docs: {
+    summary: 'voters, learners and health per distribution and version (K3s/RKE2 `EtcdIsVoter` or the etcd role label, kubeadm etcd pods or external endpoints, k0s `EtcdMember` deduplicated, OpenShift operator conditions, `/readyz`, API server identity leases): lost/degraded quorum, members down, even counts, single member, stale evidence, stuck learners, half-finished joins, duplicates',
     what: 'Counts etcd voting members, learners and members of unknown state, per distribution and version: K3s/RKE2 nodes with the etcd role and their EtcdIsVoter condition and heartbeat (from v1.25.16, v1.26.11, v1.27.8, v1.28.4); older K3s/RKE2 by the etcd role label (and RKE2\'s etcd static pods), which gives the member count without etcd health; kubeadm etcd static pods and their readiness, or external endpoints from kubeadm-config, and control-plane joins that stopped half way; k0s EtcdMember objects (Joined, deduplicated by member ID and peer address); OpenShift\'s etcd operator condition EtcdMembersAvailable in all its forms; everywhere, the etcd line of /readyz?verbose and the API server identity leases. Computes quorum = floor(voters/2)+1 and the failures still tolerated.\n\nVERDICTS: HEALTHY tolerates at least one more failure; AT RISK has every voter healthy but tolerates none by design (1 or 2 voters); DEGRADED tolerates none because voters are down; LOST has fewer healthy voters than quorum, or an API server that cannot reach etcd; UNKNOWN cannot be decided from the API — the check is then skipped with the reason, never passed.',
     why: 'All cluster state lives in etcd and etcd writes only while a majority of voters agree. Three members survive one failure, five survive two; two are worse than one. Our field notes keep a cordoned server (lemuel) as a member precisely for its vote.',
     fix: 'Keep an odd number of voters (3 or 5), bring unhealthy members back before any maintenance, and take snapshots. Fix texts name the commands of the distribution in front of you (K3s/RKE2 server flags and node deletion, kubeadm join/reset and etcdctl, k0s etcd leave, talosctl etcd, OpenShift\'s operator procedures — never another distribution\'s). `kubectl arch quorum` shows the members; with --etcd-endpoints it asks etcd itself (leader, raft term/index, DB size, alarms).',
@@ -178,7 +185,6 @@ export const etcdQuorum: Check = {
     const v = quorumView(ctx.snap, ctx.now);
     const notes = [...v.notes];
     if (!v.visible) return { findings: [], skipped: `${v.reason}${v.readyzEtcd !== 'unknown' ? ` (readyz etcd: ${v.readyzEtcd})` : ''}`, notes };
-    if (ctx.snap.visibility(R.leases)) notes.push(`API server identity leases: ${ctx.snap.visibility(R.leases)!.reason}`);
     const findings = quorumFindings(v, ctx.now);
     // unknown is never passed: without a finding, an undecidable verdict is a skip with the reason
     if (v.verdict === 'UNKNOWN' && findings.length === 0) {
@@ -186,4 +192,4 @@ export const etcdQuorum: Check = {
     }
     return { findings, notes, passed: `${v.verdictLine} (${v.source})` };
   },
-};
+});

@@ -1,15 +1,27 @@
 // doctor's summary of the orphan scan; `kubectl arch orphans` shows it in depth.
 import { scanOrphans, type Deleting, type ElsewhereGroup, type OrphanGroup } from '../orphans/scan.js';
 import { human } from '../lib/time.js';
-import type { Finding } from '../model.js';
+import { refText } from '../model.js';
 import { CONFIGMAPS, R } from '../resources.js';
-import type { Check } from './types.js';
+import { defineCheck, type Draft } from './types.js';
 
 const ID = 'gitops-orphans';
 
-const ownerText = (g: OrphanGroup): string => `${g.owner.kind} ${g.owner.namespace ? g.owner.namespace + '/' : ''}${g.owner.name}`;
+const CODES = {
+  'ARCH-OR01': 'objects left by a deleted Argo CD/Flux owner are still serving traffic',
+  'ARCH-OR02': 'objects left by a deleted owner still run pods (directly or through a leftover HelmRelease, Application or operator resource)',
+  'ARCH-OR03': 'objects left by a deleted owner (idle: config, RBAC, volumes)',
+  'ARCH-OR04': 'a live Argo CD Application has no cascading finalizer: deleting it would orphan its resources',
+  'ARCH-OR05': 'an app-of-apps parent has no cascading finalizer: its child Applications would be left behind',
+  'ARCH-OR06': 'ownerReferences point at owners that no longer exist (garbage collection stuck or disabled)',
+  'ARCH-OR07': 'objects tracked by a GitOps owner whose controller is not in this cluster: cannot be judged here',
+  'ARCH-OR08': 'an Argo CD Application is being deleted (deletionTimestamp and finalizer): not an orphan; warning when it has lasted long',
+} as const;
+type Code = keyof typeof CODES;
 
-export function groupFinding(g: OrphanGroup): Finding {
+const ownerText = (g: OrphanGroup): string => refText(g.owner);
+
+export function groupFinding(g: OrphanGroup): Draft<Code> {
   const where = [...new Set(g.objects.filter((o) => o.namespace).map((o) => o.namespace))];
   const counts = `${g.namespaced} object${g.namespaced === 1 ? '' : 's'}${where.length ? ` in namespace${where.length === 1 ? '' : 's'} ${where.join(', ')}` : ''}${g.clusterScoped ? `, ${g.clusterScoped} cluster-scoped` : ''}`;
   const running = g.liveness.runningPods > 0 || g.liveness.activeApps.length > 0;
@@ -17,7 +29,7 @@ export function groupFinding(g: OrphanGroup): Finding {
   // what is still running matters whatever the evidence; idle leftovers on weak evidence are only info
   const severity = g.liveness.servingTraffic ? 'error' : running || g.confidence !== 'low' ? 'warning' : 'info';
   return {
-    code, checkId: ID, severity,
+    code, severity,
     title: `${g.owner.tool} ${ownerText(g)} (gone): ${counts}${g.liveness.servingTraffic ? ' — still serving traffic' : running ? ' — still running' : ''}`,
     message: `${g.liveness.summary}. Confidence ${g.confidence} (matched by ${g.signals.join(', ')}).${g.caveats.length ? ` Evidence: ${g.caveats.join('; ')}.` : ''}`,
     objects: g.objects.map(({ kind, apiVersion, namespace, name }) => ({ kind, apiVersion, namespace, name })),
@@ -27,11 +39,11 @@ export function groupFinding(g: OrphanGroup): Finding {
   };
 }
 
-export function elsewhereFinding(e: ElsewhereGroup): Finding {
+export function elsewhereFinding(e: ElsewhereGroup): Draft<Code> {
   const owners = e.owners.slice(0, 8).join(', ') + (e.owners.length > 8 ? ` and ${e.owners.length - 8} more` : '');
   const where = e.tool === 'Argo CD' ? 'the cluster that runs Argo CD (often a management cluster)' : 'the cluster or namespace that runs Flux';
   return {
-    code: 'ARCH-OR07', checkId: ID, severity: 'info',
+    code: 'ARCH-OR07', severity: 'info',
     title: `${e.objects.length} object${e.objects.length === 1 ? ' is' : 's are'} tracked by ${e.tool} ${owners}, whose ${e.tool} is not in this cluster — cannot be judged here`,
     message: `${e.tool} does not run in this cluster, so whether ${e.owners.length === 1 ? 'its owner' : 'their owners'} still exist${e.owners.length === 1 ? 's' : ''} can only be seen in ${where}.${e.installationIDs.length ? ` Installation ID: ${e.installationIDs.join(', ')}.` : ''} Meanwhile they are: ${e.liveness.summary}. Confidence ${e.confidence}.`,
     objects: e.objects.slice(0, 50).map(({ kind, apiVersion, namespace, name }) => ({ kind, apiVersion, namespace, name })),
@@ -42,11 +54,11 @@ export function elsewhereFinding(e: ElsewhereGroup): Finding {
   };
 }
 
-export function deletingFinding(d: Deleting): Finding {
+export function deletingFinding(d: Deleting): Draft<Code> {
   const long = d.ageSeconds !== undefined && d.ageSeconds > 3600;
   const stuckWhy = d.controllerRunning === false ? ' No Argo CD application controller is running, so nothing will remove the finalizer.' : '';
   return {
-    code: 'ARCH-OR08', checkId: ID, severity: long || d.controllerRunning === false ? 'warning' : 'info',
+    code: 'ARCH-OR08', severity: long || d.controllerRunning === false ? 'warning' : 'info',
     title: `Argo CD Application ${d.app.namespace}/${d.app.name} is being deleted${d.ageSeconds !== undefined ? ` (for ${human(d.ageSeconds)})` : ''}`,
     message: `deletionTimestamp ${d.since}; finalizers ${d.finalizers.join(', ') || 'none of Argo CD'} keep it until its resources are deleted.${d.condition ? ` DeletionError: ${d.condition}.` : ''}${stuckWhy} Its objects are being deleted, not orphaned.`,
     objects: [d.app],
@@ -58,25 +70,19 @@ export function deletingFinding(d: Deleting): Finding {
   };
 }
 
-export const gitopsOrphans: Check = {
+export const gitopsOrphans = defineCheck({
   id: ID,
   title: 'Orphans of deleted GitOps owners',
   severity: 'error',
   allTypes: true,
-  codes: {
-    'ARCH-OR01': 'objects left by a deleted Argo CD/Flux owner are still serving traffic',
-    'ARCH-OR02': 'objects left by a deleted owner still run pods (directly or through a leftover HelmRelease, Application or operator resource)',
-    'ARCH-OR03': 'objects left by a deleted owner (idle: config, RBAC, volumes)',
-    'ARCH-OR04': 'a live Argo CD Application has no cascading finalizer: deleting it would orphan its resources',
-    'ARCH-OR05': 'an app-of-apps parent has no cascading finalizer: its child Applications would be left behind',
-    'ARCH-OR06': 'ownerReferences point at owners that no longer exist (garbage collection stuck or disabled)',
-    'ARCH-OR07': 'objects tracked by a GitOps owner whose controller is not in this cluster: cannot be judged here',
-    'ARCH-OR08': 'an Argo CD Application is being deleted (deletionTimestamp and finalizer): not an orphan; warning when it has lasted long',
-  },
-  needs: [{ ...R.podsLean, optional: true }, { ...R.services, optional: true }, { ...CONFIGMAPS, optional: true }, { ...R.endpoints, optional: true }, { ...R.endpointslices, optional: true }, { ...R.ingresses, optional: true },
+  codes: CODES,
+
+  needs: [{ ...R.podsLean, optional: true, lost: 'liveness (running pods) unknown' }, { ...R.services, optional: true, lost: 'liveness (ready endpoints) unknown' },
+    { ...CONFIGMAPS, optional: true, lost: 'argocd-cm unread: default tracking settings assumed' }, { ...R.endpoints, optional: true }, { ...R.endpointslices, optional: true }, { ...R.ingresses, optional: true },
     { ...R.httproutes, optional: true }, { ...R.persistentvolumes, optional: true }, { ...R.persistentvolumeclaims, optional: true },
     { ...R.argoApplications, optional: true }, { ...R.fluxKustomizations, optional: true }, { ...R.fluxHelmReleases, optional: true }],
   docs: {
+    summary: 'every listable type (discovery, metadata only; never Secrets) tracked by a GitOps owner that no longer exists, with liveness through HelmReleases, child Applications and ownerReference chains; owners that run in another cluster (cannot be judged here); Applications being deleted; live Applications without a cascading finalizer, app-of-apps parents; dangling ownerReferences',
     what: 'Every listable object (metadata only, through discovery) that carries a GitOps owner\'s tracking — Argo CD\'s argocd.argoproj.io/tracking-id annotation (copied ids that do not name their own object are ignored) or instance label (key, tracking method and installationID from argocd-cm; apps in any namespace as <ns>_<name>), Flux\'s kustomize/helm toolkit labels — whose owner no longer exists, grouped by that owner. Liveness follows every chain a leftover can hide work behind: ownerReferences (Deployment → ReplicaSet → Pod, an operator\'s custom resource → its workloads), a leftover Flux HelmRelease → the release helm-controller still reconciles, a leftover Argo CD Application → what it still tracks; then Services with ready endpoints and the Ingresses/HTTPRoutes routing to them. Objects tracked by an Argo CD or Flux that does not run in this cluster (a management cluster deploying here) are reported as not judgeable here, never as fine. Applications being deleted (deletionTimestamp + finalizer) are shown as such, with how long and why. Also: live Applications without a cascading finalizer, app-of-apps parents, dangling ownerReferences. Kept on purpose (never orphans, never in a cleanup plan): argocd.argoproj.io/sync-options Delete=false or Prune=false, helm.sh/resource-policy: keep, CRDs, kustomize.toolkit.fluxcd.io/prune: disabled.',
     why: 'Deleting an Argo CD Application that lacks resources-finalizer.argocd.argoproj.io leaves its workloads running and serving traffic; Argo CD\'s own orphaned-resources monitor only watches namespaces a live Application targets, so it cannot see this. Deleting the namespace still leaves cluster-scoped objects.',
     fix: '`kubectl arch orphans --cleanup-plan` prints (never runs) kubectl delete commands object by object: traffic first (Ingress, HTTPRoute, Service), then workloads, then configuration, storage last with the data it holds named (the PV\'s reclaimPolicy), then cluster-scoped objects. `kubectl delete namespace` appears only when every object in the namespace belongs to the group. A group still serving traffic, or matched on weak evidence only, is printed commented out with the reason at the top. Often the better fix is to re-create the owner so it adopts the objects again. To prevent it, add resources-finalizer.argocd.argoproj.io to Applications (or delete with argocd app delete --cascade).',
@@ -85,17 +91,13 @@ export const gitopsOrphans: Check = {
   run(ctx) {
     const rep = scanOrphans(ctx.snap);
     const notes = [...rep.notes];
-    for (const [n, why] of [[R.pods, 'liveness (running pods) unknown'], [R.services, 'liveness (ready endpoints) unknown'], [R.configmaps, 'argocd-cm unread: default tracking settings assumed']] as const) {
-      const v = ctx.snap.visibility(n);
-      if (v) notes.push(`${n.kind}: ${v.reason} — ${why}`);
-    }
-    const findings: Finding[] = [...rep.groups.map(groupFinding), ...rep.elsewhere.map(elsewhereFinding), ...rep.deleting.map(deletingFinding)];
+    const findings: Array<Draft<Code>> = [...rep.groups.map(groupFinding), ...rep.elsewhere.map(elsewhereFinding), ...rep.deleting.map(deletingFinding)];
     if (!rep.argo.visible && !rep.flux.visible && findings.length === 0) {
       return { findings: [], skipped: `no GitOps owner is visible: Argo CD (${rep.argo.reason ?? '?'}), Flux (${rep.flux.reason ?? '?'})`, notes };
     }
     for (const r of rep.risks) {
       findings.push({
-        code: r.kind === 'app-of-apps-parent' ? 'ARCH-OR05' : 'ARCH-OR04', checkId: ID, severity: r.kind === 'app-of-apps-parent' ? 'warning' : 'info',
+        code: r.kind === 'app-of-apps-parent' ? 'ARCH-OR05' : 'ARCH-OR04', severity: r.kind === 'app-of-apps-parent' ? 'warning' : 'info',
         title: `Argo CD Application ${r.app.name} has no cascading finalizer${r.children?.length ? ` and parents ${r.children.length} Application${r.children.length === 1 ? '' : 's'}` : ''}`,
         message: `Deleting it would leave its ${r.trackedObjects} tracked object${r.trackedObjects === 1 ? '' : 's'} running${r.children?.length ? `, including child Applications ${r.children.join(', ')} (and everything they deploy)` : ''}.`,
         objects: [r.app], evidence: { ...r },
@@ -106,9 +108,9 @@ export const gitopsOrphans: Check = {
     }
     if (rep.dangling.length) {
       findings.push({
-        code: 'ARCH-OR06', checkId: ID, severity: 'info',
+        code: 'ARCH-OR06', severity: 'info',
         title: `${rep.dangling.length} object${rep.dangling.length === 1 ? '' : 's'} with ownerReferences to owners that no longer exist`,
-        message: rep.dangling.slice(0, 5).map((d) => `${d.kind} ${d.namespace ? d.namespace + '/' : ''}${d.name} → ${d.ownerKind} ${d.ownerName}`).join('; ') + (rep.dangling.length > 5 ? `; and ${rep.dangling.length - 5} more` : ''),
+        message: rep.dangling.slice(0, 5).map((d) => `${refText(d)} → ${d.ownerKind} ${d.ownerName}`).join('; ') + (rep.dangling.length > 5 ? `; and ${rep.dangling.length - 5} more` : ''),
         objects: rep.dangling.slice(0, 50).map(({ kind, apiVersion, namespace, name }) => ({ kind, apiVersion, namespace, name })),
         evidence: { dangling: rep.dangling },
         why: 'The garbage collector deletes dependents of a deleted owner; dependents that remain mean it is stuck, disabled, or the owner was deleted with --cascade=orphan.',
@@ -119,4 +121,4 @@ export const gitopsOrphans: Check = {
     const notJudged = [!rep.argo.visible && rep.argo.state === 'not-visible' ? 'Argo CD' : '', !rep.flux.visible && rep.flux.state === 'not-visible' ? 'Flux' : ''].filter(Boolean);
     return { findings, notes, passed: `no leftovers of deleted owners among ${rep.scanned} objects (owners judged: ${judged})${notJudged.length ? `; ${notJudged.join(' and ')} could not be judged (see notes)` : ''}${rep.kept.length ? `; ${rep.kept.length} kept on purpose` : ''}` };
   },
-};
+});

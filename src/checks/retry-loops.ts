@@ -3,21 +3,33 @@
 // status, a Flux object's conditions, the K3s addon deployer, K3s HelmCharts) becomes one finding per
 // owner + object + field, with a liveness state (retrying | stalled | one-off) and scoped, costed advice.
 // The rejection parsing, the merge and the advice live in src/retry/; this file maps them to findings.
-import type { Finding, KObject, ObjectRef } from '../model.js';
+import { condition } from '../lib/k8s.js';
+import { refText, type KObject, type ObjectRef } from '../model.js';
 import { CONFIGMAPS, R } from '../resources.js';
 import { adviceFor, type AdviceContext } from '../retry/advice.js';
 import { cadence, human, normaliseEvents, type Cadence, type NormEvent } from '../retry/events.js';
 import { findLoops, type Loop } from '../retry/loops.js';
 import { isImmutableRejection, parseRejections, type Rejection } from '../retry/rejections.js';
-import type { Check, CheckContext } from './types.js';
+import { defineCheck, type CheckContext, type Draft, type NodeGet } from './types.js';
 
 const ID = 'immutable-retry-loop';
+
+const CODES = {
+  'ARCH-RL01': 'an immutable-field change its owner still wants, seen through Events only (the owner\'s own status is not visible)',
+  'ARCH-RL02': 'one-off: an immutable-field change was rejected, then superseded or not repeated (info)',
+  'ARCH-RL03': 'a K3s addon manifest fails to apply on every re-scan (e.g. CoreDNS clusterIP from --cluster-dns)',
+  'ARCH-RL04': 'a K3s HelmChart install job fails',
+  'ARCH-RL05': 'an Argo CD Application retries or is stalled on an immutable field it can never sync',
+  'ARCH-RL06': 'a Flux Kustomization/HelmRelease retries or is stalled on an immutable field',
+  'ARCH-RL07': 'kubelet clusterDNS points at an IP no Service owns (--deep)',
+} as const;
+type Code = keyof typeof CODES;
 
 const CONTRACT = 'The desired state can never be reached (the API server rejects the change on every attempt), so the reconcile loop that owns it will never stop retrying.';
 
 /** "Service kube-system/kube-dns: spec.clusterIPs[0] 10.43.0.10 → 169.254.20.10 rejected (may not change once set)" */
 export function describeRejection(r: Rejection & { liveValue?: string }): string {
-  const obj = r.kind && r.name ? `${r.kind} ${r.namespace ? r.namespace + '/' : ''}${r.name}` : 'the object';
+  const obj = r.kind && r.name ? refText({ kind: r.kind, namespace: r.namespace, name: r.name }) : 'the object';
   if (r.changes?.length) {
     return `${obj}: ${r.changes.map((c) => `${c.field} ${c.old ?? '(unset)'} → ${c.new ?? '(unset)'}`).join(', ')} rejected (${r.field ?? 'spec'}: ${r.detail})`;
   }
@@ -35,14 +47,13 @@ function cadenceText(c: Cadence): string {
 
 const EVIDENCE_LIMITS = 'Event counts are a lower bound: client-go lets a burst of 25 through, then about one event per 5 minutes per source and object. Events expire (1 h after their last update by default), so an absent event proves nothing.';
 
-const refText = (o: ObjectRef): string => `${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}`;
 const ownerText = (l: Loop): string => (l.owner.tool === 'argocd' ? `Argo CD Application ${l.owner.ref.namespace ? `${l.owner.ref.namespace}/` : ''}${l.owner.ref.name}`
   : l.owner.tool === 'flux' ? `Flux ${refText(l.owner.ref)}` : l.owner.tool === 'controller' ? (l.owner.ref.name || 'a controller') : refText(l.owner.ref));
 
 // ---------------------------------------------------------------- merged loops (events, Argo CD, Flux)
 
-function loopFinding(l: Loop, ctx: AdviceContext): Finding {
-  const code = l.state === 'one-off' ? 'ARCH-RL02' : l.owner.tool === 'argocd' && l.owner.seen ? 'ARCH-RL05' : l.owner.tool === 'flux' && l.owner.seen ? 'ARCH-RL06' : 'ARCH-RL01';
+function loopFinding(l: Loop, ctx: AdviceContext): Draft<Code> {
+  const code: Code = l.state === 'one-off' ? 'ARCH-RL02' : l.owner.tool === 'argocd' && l.owner.seen ? 'ARCH-RL05' : l.owner.tool === 'flux' && l.owner.seen ? 'ARCH-RL06' : 'ARCH-RL01';
   const field = l.rejection.field ?? 'a field';
   const what = describeRejection(l.rejection);
   const stateLine = l.state === 'retrying' ? `Retrying: ${l.stateWhy}.` : l.state === 'stalled' ? `Stalled: ${l.stateWhy}. It still wants the change, so it fails again on the next attempt.` : `One-off: ${l.stateWhy}.`;
@@ -51,7 +62,7 @@ function loopFinding(l: Loop, ctx: AdviceContext): Finding {
     : `${ownerText(l)} ${l.state === 'retrying' ? 'keeps retrying' : 'is stuck on'} a change to ${refText(l.object)} that can never apply: ${field} is immutable`;
   const objects: ObjectRef[] = l.owner.tool === 'controller' ? [l.object] : [{ ...l.owner.ref }, l.object];
   return {
-    code, checkId: ID, severity: l.state === 'one-off' ? 'info' : 'error', title,
+    code, severity: l.state === 'one-off' ? 'info' : 'error', title,
     message: [what, stateLine, l.cadence ? `${cadenceText(l.cadence)}.` : '', `Seen in: ${l.sources.map((s) => s.source).join('; ')}.`].filter(Boolean).join('\n'),
     objects,
     evidence: { state: l.state, stateWhy: l.stateWhy, owner: { tool: l.owner.tool, ...l.owner.ref }, object: l.object, field: l.rejection.field, detail: l.rejection.detail,
@@ -63,9 +74,9 @@ function loopFinding(l: Loop, ctx: AdviceContext): Finding {
 
 // ---------------------------------------------------------------- K3s addon deployer
 
-function k3sAddonFindings(events: NormEvent[], ctx: CheckContext): Finding[] {
+function k3sAddonFindings(events: NormEvent[], ctx: CheckContext): Array<Draft<Code>> {
   const { snap } = ctx;
-  const out: Finding[] = [];
+  const out: Array<Draft<Code>> = [];
   const byAddon = new Map<string, NormEvent[]>();
   for (const e of events) {
     if (e.object.kind !== 'Addon') continue;
@@ -124,21 +135,22 @@ function k3sAddonFindings(events: NormEvent[], ctx: CheckContext): Finding[] {
     }
     const state = c.live ? 'retrying' : 'one-off';
     Object.assign(evidence, { state });
-    out.push({ code: immutable && !c.live ? 'ARCH-RL02' : 'ARCH-RL03', checkId: ID, severity: immutable ? (c.live ? 'error' : 'info') : c.live ? 'warning' : 'info', title,
+    out.push({ code: immutable && !c.live ? 'ARCH-RL02' : 'ARCH-RL03', severity: immutable ? (c.live ? 'error' : 'info') : c.live ? 'warning' : 'info', title,
       message: `${detail}\n${cadenceText(c)}.${c.live ? ` The K3s deploy controller re-scans every 15 s and records the checksum only on success, so it will retry forever.` : ''}`,
       objects, evidence, why: CONTRACT, fix });
   }
   return out;
 }
 
-function helmChartFindings(charts: KObject[]): Finding[] {
-  const out: Finding[] = [];
+function helmChartFindings(charts: KObject[]): Array<Draft<Code>> {
+  const out: Array<Draft<Code>> = [];
   for (const hc of charts) {
-    const failed = (hc.status?.conditions ?? []).find((c: { type: string; status: string }) => c.type === 'Failed' && c.status === 'True');
+    const c = condition(hc, 'Failed');
+    const failed = c?.status === 'True' ? c : undefined;
     if (!failed) continue;
     const msg: string = failed.message ?? failed.reason ?? '';
     const ref: ObjectRef = { kind: 'HelmChart', apiVersion: 'helm.cattle.io/v1', namespace: hc.metadata.namespace, name: hc.metadata.name };
-    out.push({ code: 'ARCH-RL04', checkId: ID, severity: isImmutableRejection(msg) ? 'error' : 'warning',
+    out.push({ code: 'ARCH-RL04', severity: isImmutableRejection(msg) ? 'error' : 'warning',
       title: `K3s HelmChart ${hc.metadata.namespace}/${hc.metadata.name} fails${isImmutableRejection(msg) ? ' on an immutable field' : ''}`,
       message: `${msg || 'condition Failed=True'}${hc.status?.jobName ? ` (job ${hc.status.jobName})` : ''}. The helm-controller re-runs the install job after each failure.`,
       objects: [ref], evidence: { source: 'k3s-helmchart', condition: failed, jobName: hc.status?.jobName },
@@ -152,8 +164,20 @@ function helmChartFindings(charts: KObject[]): Finding[] {
 
 export interface KubeletDNS { node: string; clusterDNS?: string[]; error?: string }
 
-function dnsDriftFindings(ctx: CheckContext, notes: string[]): Finding[] {
-  const configs = ctx.snap.header.kubeletDNS as KubeletDNS[] | undefined;
+/** --deep: each kubelet's clusterDNS, through the API server's node proxy (needs get nodes/proxy). */
+export const KUBELET_DNS: NodeGet = {
+  id: 'kubeletDNS',
+  path: (node) => `/api/v1/nodes/${encodeURIComponent(node)}/proxy/configz`,
+  pick: (body) => {
+    const dns = (body as { kubeletconfig?: { clusterDNS?: unknown } } | null)?.kubeletconfig?.clusterDNS;
+    return Array.isArray(dns) ? dns.map(String) : [];
+  },
+  forbidden: 'forbidden: needs get nodes/proxy',
+};
+
+function dnsDriftFindings(ctx: CheckContext, notes: string[]): Array<Draft<Code>> {
+  const answers = ctx.snap.header.perNode?.[KUBELET_DNS.id] ?? ctx.snap.header.kubeletDNS;
+  const configs = answers?.map((a) => ('value' in a || 'error' in a ? { node: a.node, clusterDNS: (a as { value?: string[] }).value, error: a.error } : a)) as KubeletDNS[] | undefined;
   if (!ctx.deep && !configs) return [];
   if (!configs) {
     notes.push('kubelet clusterDNS (--deep): not captured in this snapshot');
@@ -164,7 +188,7 @@ function dnsDriftFindings(ctx: CheckContext, notes: string[]): Finding[] {
   const svcIPs = new Set(services.flatMap((s) => [s.spec?.clusterIP, ...(s.spec?.clusterIPs ?? [])]).filter(Boolean));
   const nodeLocal = ctx.snap.of(R.daemonsets).some((d) => d.metadata.name === 'node-local-dns' || d.metadata.labels?.['k8s-app'] === 'node-local-dns')
     || ctx.snap.of(R.pods).some((p) => p.metadata.labels?.['k8s-app'] === 'node-local-dns');
-  const out: Finding[] = [];
+  const out: Array<Draft<Code>> = [];
   const bad = new Map<string, string[]>();
   for (const c of configs) {
     if (c.error) {
@@ -179,7 +203,7 @@ function dnsDriftFindings(ctx: CheckContext, notes: string[]): Finding[] {
     }
   }
   for (const [ip, nodes] of bad) {
-    out.push({ code: 'ARCH-RL07', checkId: ID, severity: 'warning',
+    out.push({ code: 'ARCH-RL07', severity: 'warning',
       title: `kubelets on ${nodes.length} node(s) give pods nameserver ${ip}, which no Service owns`,
       message: `clusterDNS ${ip} on ${nodes.join(', ')}; the kube-dns Service is ${kubeDns?.spec?.clusterIP ?? 'missing'}${nodeLocal ? '' : ' and no NodeLocal DNSCache runs'}. Pods on these nodes resolve through an address nothing answers.`,
       objects: nodes.map((n) => ({ kind: 'Node', name: n })),
@@ -190,27 +214,26 @@ function dnsDriftFindings(ctx: CheckContext, notes: string[]): Finding[] {
   return out;
 }
 
-export const retryLoops: Check = {
+export const retryLoops = defineCheck({
   id: ID,
   title: 'Declarations that can never apply (immutable-field retry loops)',
   severity: 'error',
-  codes: {
-    'ARCH-RL01': 'an immutable-field change its owner still wants, seen through Events only (the owner\'s own status is not visible)',
-    'ARCH-RL02': 'one-off: an immutable-field change was rejected, then superseded or not repeated (info)',
-    'ARCH-RL03': 'a K3s addon manifest fails to apply on every re-scan (e.g. CoreDNS clusterIP from --cluster-dns)',
-    'ARCH-RL04': 'a K3s HelmChart install job fails',
-    'ARCH-RL05': 'an Argo CD Application retries or is stalled on an immutable field it can never sync',
-    'ARCH-RL06': 'a Flux Kustomization/HelmRelease retries or is stalled on an immutable field',
-    'ARCH-RL07': 'kubelet clusterDNS points at an IP no Service owns (--deep)',
-  },
+  codes: CODES,
+
   // core/v1 and events.k8s.io/v1 are two views of the same stored events: listing one is enough
   // (events.k8s.io objects in snapshot files are still read)
-  needs: [R.events, { ...R.services, optional: true }, { ...CONFIGMAPS, optional: true }, { ...R.daemonsets, optional: true },
-    { ...R.persistentvolumes, optional: true }, { ...R.persistentvolumeclaims, optional: true },
-    { ...R.addons, optional: true }, { ...R.helmcharts, optional: true }, { ...R.argoApplications, optional: true },
-    { ...R.fluxKustomizations, optional: true }, { ...R.fluxHelmReleases, optional: true }],
-  deepNeeds: [R.nodes],
+  needs: [R.events,
+    { ...R.services, optional: true, lost: 'live Service values (e.g. clusterIP) cannot be compared' },
+    { ...CONFIGMAPS, optional: true, lost: 'the original K3s cluster-dns cannot be read' },
+    { ...R.daemonsets, optional: true }, { ...R.persistentvolumes, optional: true }, { ...R.persistentvolumeclaims, optional: true },
+    { ...R.addons, optional: true, lost: 'K3s addon deployer failures are seen only through Events' },
+    { ...R.helmcharts, optional: true, lost: 'K3s HelmChart failures cannot be seen' },
+    { ...R.argoApplications, optional: true, lost: 'Argo CD sync status cannot be read' },
+    { ...R.fluxKustomizations, optional: true, lost: 'Flux Kustomization status cannot be read' },
+    { ...R.fluxHelmReleases, optional: true, lost: 'Flux HelmRelease status cannot be read' }],
+  deep: [KUBELET_DNS],
   docs: {
+    summary: 'changes the API server rejects because a field is immutable (Service clusterIP, selectors, Job template, StatefulSet spec, PVC spec), one finding per owner + object + field from every source (Events, Argo CD, Flux, K3s addons and HelmCharts), with liveness (retrying, stalled, one-off), the whole error, and scoped fixes that name their cost; `--deep` compares each kubelet\'s clusterDNS with the kube-dns Service',
     what: 'Changes the API server rejects because a field is immutable — a Service clusterIP ("may not change once set", formerly "field is immutable"; "primary clusterIP can not be unset"), a Deployment/DaemonSet/ReplicaSet selector, a Job\'s spec.template, a StatefulSet spec ("updates to statefulset spec for fields other than ... are forbidden"), a PVC spec ("is immutable after creation", with its Go diff) — and whether the loop that sends them still wants them. Every source that shows the same rejection — Warning Events (core/v1 and events.k8s.io/v1), Argo CD Application conditions (SyncError, ComparisonError), operationState and per-resource sync results, Flux Kustomization/HelmRelease conditions, the K3s addon deployer (ApplyManifestFailed on Addon objects, tied to the live Service and ConfigMap kube-system/cluster-dns), K3s HelmCharts — becomes one finding per owner + object + field, with each source listed as evidence. With --deep, each kubelet\'s clusterDNS (nodes/proxy/configz) is compared with the kube-dns Service.\n\nLIVENESS: retrying = the owner is re-applying it now (Argo CD operation Running with a retry, Flux Ready=False, K3s/Event attempts within the last 10 minutes); stalled = the owner gave up or waits for a new revision but still wants the change (Argo CD sync failed / OutOfSync / comparison Unknown, Flux suspended or Stalled); one-off = rejected, then superseded by a later successful apply (or not repeated since).\n\nSEVERITY: a declaration that can never apply is an error as long as its owner still wants it (retrying or stalled); a superseded one-off is info. A K3s addon or HelmChart that fails for another reason is a warning.',
     why: 'In a declarative system an impossible declaration does not fail once and stop. The owning controller re-applies it forever — K3s every 15 s, Argo CD per its retry policy (limit -1 = forever) or on every commit, Flux every retryInterval — and nothing looks broken in `kubectl get pods`. Our field notes lost six hours to K3s `cluster-dns: 169.254.20.10` re-applying the CoreDNS Service with a new clusterIP.',
     fix: 'First make the declaration match what can exist: revert the immutable field in its source (Git, K3s config), or for a bound PVC put the values the cluster set (volumeName, storageClassName) into the manifest. Only if the new value is really wanted, recreate the one object at fault — never the whole app — and know the cost first: a Job runs again, a Service gets a new clusterIP, a Deployment\'s pods restart, a StatefulSet is deleted with --cascade=orphan so its pods stay, a bound PVC is never forced (its data goes with it when the PV\'s reclaimPolicy is Delete). Object-level forms: Argo CD `argocd.argoproj.io/sync-options: Force=true,Replace=true` on that object or `argocd app sync APP --resource GROUP:KIND:NS/NAME`; Flux `kustomize.toolkit.fluxcd.io/force: enabled` on that object (not spec.force on the Kustomization). A rejection "when replacing" or "primary clusterIP can not be unset" means Replace is already in use: stop replacing that object instead. When Argo CD manages itself, recreating its objects replaces the controller doing the sync. For K3s, restore the original cluster-dns (ConfigMap kube-system/cluster-dns keeps it); to use NodeLocal DNSCache, set kubelet-arg cluster-dns instead.',
@@ -220,15 +243,6 @@ export const retryLoops: Check = {
   run(ctx) {
     const { snap } = ctx;
     const notes: string[] = [];
-    for (const [n, why] of [[R.services, 'live Service values (e.g. clusterIP) cannot be compared'], [R.configmaps, 'the original K3s cluster-dns cannot be read']] as const) {
-      const v = snap.visibility(n);
-      if (v) notes.push(`${n.kind}: ${v.reason} — ${why}`);
-    }
-    const optional = [R.addons, R.helmcharts, R.argoApplications, R.fluxKustomizations, R.fluxHelmReleases];
-    for (const n of optional) {
-      const v = snap.visibility(n);
-      if (v) notes.push(`${n.kind}${n.group ? '.' + n.group : ''}: ${v.reason}`);
-    }
     const events = normaliseEvents(snap.of(R.events), snap.of(R.eventsV1));
     const apps = snap.of(R.argoApplications);
     const byKey = new Map<string, KObject>();
@@ -258,4 +272,4 @@ export const retryLoops: Check = {
     if (!snap.visibility(R.fluxKustomizations)) looked.push(`${snap.of(R.fluxKustomizations).length} Flux Kustomizations`);
     return { findings, notes, passed: `no immutable-field rejection in ${looked.join(', ')}` };
   },
-};
+});

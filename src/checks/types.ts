@@ -1,4 +1,10 @@
-import type { Finding, Need, Severity } from '../model.js';
+// One way to write a check. A check is one file: a stable id, its finding codes (declared `as const`, so
+// a mistyped code does not compile), the resources it needs (each optional one saying what is lost without
+// it: the runner turns that into the "not visible" note), its documentation (explain and the README's checks
+// table are generated from it) and a pure function from the snapshot to findings. Logic shared with a command
+// lives in src/<domain>/ (src/retry, src/orphans, src/etcd); the check maps it to findings. A check's
+// scenario for the example and the real-cluster suite lives next to it, in <id>.scenario.ts.
+import type { Finding, Need, ObjectRef, Severity } from '../model.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 
 export interface CheckContext {
@@ -8,17 +14,22 @@ export interface CheckContext {
   deep: boolean;
 }
 
-export interface CheckOutput {
-  findings: Finding[];
+/** A finding as a check makes it; the runner stamps the check's id. */
+export type Draft<C extends string = string> = Omit<Finding, 'checkId' | 'code'> & { code: C };
+
+export interface CheckOutput<C extends string = string> {
+  findings: Array<Draft<C>>;
   /** One line for a clean result: what was looked at. */
   passed?: string;
-  /** Set when nothing could be evaluated. */
+  /** Set when nothing could be evaluated, or the evidence cannot decide. */
   skipped?: string;
-  /** What could not be seen (partial visibility). */
+  /** What could not be seen beyond the declared needs (partial visibility). */
   notes?: string[];
 }
 
 export interface CheckDocs {
+  /** One line for the README's checks table. */
+  summary: string;
   what: string;
   why: string;
   fix: string;
@@ -26,19 +37,38 @@ export interface CheckDocs {
   limits?: string;
 }
 
-/** One file per check: a stable id, what it needs, its documentation and a pure function. */
-export interface Check {
+/** GETs made once per node with --deep (e.g. nodes/<n>/proxy/configz), declared by the check that reads them. */
+export interface NodeGet {
+  /** Key under which the answers are kept in the snapshot header (perNode[id]). */
+  id: string;
+  path: (node: string) => string;
+  /** The part of the answer the check reads (so a snapshot keeps no more). */
+  pick: (body: unknown) => unknown;
+  /** What the user needs when it is forbidden. */
+  forbidden: string;
+}
+
+export interface Check<C extends string = string> {
   id: string;
   title: string;
   /** The worst severity it can report. */
   severity: Severity;
   /** Finding codes it can emit, with their meaning (stable, never reused). */
-  codes: Record<string, string>;
+  codes: Readonly<Record<C, string>>;
   needs: Need[];
   /** Also read every listable type the API server offers (discovery), metadata only. */
   allTypes?: boolean;
-  /** Needs used only with --deep. */
-  deepNeeds?: Need[];
+  /** What --deep adds: per-node GETs. */
+  deep?: NodeGet[];
   docs: CheckDocs;
-  run(ctx: CheckContext): CheckOutput;
+  run(ctx: CheckContext): CheckOutput<C>;
+}
+
+/** Infers the check's codes so every finding it makes is checked against them. */
+export const defineCheck = <const C extends string>(c: Check<C>): Check<C> => c;
+
+/** The one way to make a finding. */
+export function finding<C extends string>(code: C, severity: Severity, title: string, message: string,
+  rest: { objects?: ObjectRef[]; evidence?: Record<string, unknown>; why?: string; fix?: string[] } = {}): Draft<C> {
+  return { code, severity, title, message, objects: rest.objects ?? [], evidence: rest.evidence ?? {}, ...(rest.why ? { why: rest.why } : {}), ...(rest.fix ? { fix: rest.fix } : {}) };
 }

@@ -2,6 +2,7 @@
 // (/readyz?verbose, which decides whether lists can be quorum reads), plan (discovery and merged
 // needs), then each type listed once, in parallel (bounded by the client). 403/404, timeouts and the
 // run's deadline are recorded as "not visible" with the reason instead of failing the run.
+import type { NodeGet } from '../checks/types.js';
 import type { KObject, Need } from '../model.js';
 import { gkKey } from '../model.js';
 import { scrub } from '../snapshot/scrub.js';
@@ -14,8 +15,8 @@ export interface FetchOptions {
   contextName?: string;
   server: string;
   progress?: (what: string) => void;
-  /** --deep: read each kubelet's clusterDNS through GET nodes/<n>/proxy/configz. */
-  kubeletDNS?: boolean;
+  /** --deep: per-node GETs the checks declared (e.g. kubelet configz through nodes/<n>/proxy). */
+  nodeGets?: NodeGet[];
   /** Discover and list every type the API server offers (metadata only unless a need wants bodies). */
   allTypes?: boolean;
 }
@@ -266,19 +267,20 @@ async function bodiesStep(client: ApiClient, n: Need, items: KObject[], take: (i
   }));
 }
 
-/** --deep: each kubelet's clusterDNS through nodes/<n>/proxy/configz (needs get nodes/proxy). */
-async function kubeletDnsStep(client: ApiClient, snap: Snapshot, opts: FetchOptions): Promise<void> {
-  opts.progress?.('kubelet configs (nodes/proxy)');
-  snap.header.kubeletDNS = await Promise.all(snap.list('', 'Node').map(async (n) => {
-    const name = n.metadata.name;
-    try {
-      const cz = await client.getJSON<{ kubeletconfig?: { clusterDNS?: unknown } }>(`/api/v1/nodes/${encodeURIComponent(name)}/proxy/configz`);
-      const dns = cz?.kubeletconfig?.clusterDNS;
-      return { node: name, clusterDNS: Array.isArray(dns) ? dns.map(String) : [] };
-    } catch (e) {
-      return { node: name, error: e instanceof ApiStatusError && e.status === 403 ? 'forbidden: needs get nodes/proxy' : (e as Error).message };
-    }
-  }));
+/** --deep: the per-node GETs checks declared, kept as the part each check reads. */
+async function perNodeStep(client: ApiClient, snap: Snapshot, gets: NodeGet[], opts: FetchOptions): Promise<void> {
+  opts.progress?.('per-node reads (--deep)');
+  const nodes = snap.list('', 'Node').map((n) => n.metadata.name);
+  snap.header.perNode = {};
+  for (const g of gets) {
+    snap.header.perNode[g.id] = await Promise.all(nodes.map(async (node) => {
+      try {
+        return { node, value: g.pick(await client.getJSON<unknown>(g.path(node))) };
+      } catch (e) {
+        return { node, error: e instanceof ApiStatusError && e.status === 403 ? g.forbidden : (e as Error).message };
+      }
+    }));
+  }
 }
 
 export async function fetchSnapshot(client: ApiClient, needs: Need[], opts: FetchOptions): Promise<Snapshot> {
@@ -296,6 +298,6 @@ export async function fetchSnapshot(client: ApiClient, needs: Need[], opts: Fetc
   } finally {
     unwatch();
   }
-  if (opts.kubeletDNS) await kubeletDnsStep(client, snap, opts);
+  if (opts.nodeGets?.length) await perNodeStep(client, snap, opts.nodeGets, opts);
   return snap;
 }

@@ -3,6 +3,7 @@ import { EXIT, InputError } from '../errors.js';
 import { onInterrupt } from '../lifecycle.js';
 import { SEVERITY_RANK, type Need } from '../model.js';
 import { wantColor, makeStyle, type Style } from '../render/style.js';
+import type { NodeGet } from '../checks/types.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 
 export interface GlobalArgs {
@@ -65,7 +66,7 @@ async function spinner(args: GlobalArgs): Promise<{ text(t: string): void; stop(
 
 export const DEFAULT_DEADLINE_MS = 30_000;
 
-export async function acquire(args: GlobalArgs & { deep?: boolean }, needs: Need[], extra: { allTypes?: boolean } = {}): Promise<Acquired> {
+export async function acquire(args: GlobalArgs, needs: Need[], extra: { allTypes?: boolean; nodeGets?: NodeGet[] } = {}): Promise<Acquired> {
   const namespace = scopeNamespace(args);
   if (args.snapshot) {
     const { loadSnapshot } = await import('../snapshot/load.js');
@@ -85,7 +86,7 @@ export async function acquire(args: GlobalArgs & { deep?: boolean }, needs: Need
   const client = await connect(cfg, { ...DEFAULT_CLIENT_OPTIONS, timeoutMs, deadline, log });
   const sp = await spinner(args);
   try {
-    const snap = await fetchSnapshot(client, needs, { namespace, contextName: cfg.contextName, server: cfg.server, progress: sp.text, kubeletDNS: Boolean(args.deep), allTypes: extra.allTypes });
+    const snap = await fetchSnapshot(client, needs, { namespace, contextName: cfg.contextName, server: cfg.server, progress: sp.text, nodeGets: extra.nodeGets, allTypes: extra.allTypes });
     return { snap, source: { type: 'cluster', context: cfg.contextName, server: cfg.server, namespace } };
   } finally {
     sp.stop();

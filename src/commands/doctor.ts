@@ -3,6 +3,7 @@ import { CHECKS } from '../checks/registry.js';
 import { runChecks } from '../checks/run.js';
 import { fingerprint, FINGERPRINT_NEEDS } from '../fingerprint.js';
 import type { Need } from '../model.js';
+import type { NodeGet } from '../checks/types.js';
 import { REPORT_API_VERSION, summarize, worst, type Report } from '../render/report.js';
 import { acquire, exitFor, stdoutStyle, type GlobalArgs } from './common.js';
 import { printStructured } from './output.js';
@@ -11,16 +12,22 @@ export interface DoctorArgs extends GlobalArgs {
   deep?: boolean;
 }
 
-export function allNeeds(deep: boolean): Need[] {
-  return [...FINGERPRINT_NEEDS, ...CHECKS.flatMap((c) => [...c.needs, ...(deep ? c.deepNeeds ?? [] : [])])];
+export function allNeeds(): Need[] {
+  return [...FINGERPRINT_NEEDS, ...CHECKS.flatMap((c) => c.needs)];
 }
+
+/** What every check needs, and with --deep the per-node reads they declared. */
+export const collect = (deep: boolean): { needs: Need[]; extra: { allTypes: boolean; nodeGets: NodeGet[] } } => ({
+  needs: allNeeds(), extra: { allTypes: CHECKS.some((c) => c.allTypes), nodeGets: deep ? CHECKS.flatMap((c) => c.deep ?? []) : [] },
+});
 
 export function exitCodeFor(report: Report, failOn: GlobalArgs['fail-on']): number {
   return exitFor(worst(report.checks), failOn);
 }
 
 export async function doctor(args: DoctorArgs): Promise<number> {
-  const { snap, source } = await acquire(args, allNeeds(Boolean(args.deep)), { allTypes: CHECKS.some((c) => c.allTypes) });
+  const { needs, extra } = collect(Boolean(args.deep));
+  const { snap, source } = await acquire(args, needs, extra);
   const checks = runChecks(CHECKS, snap, { deep: args.deep });
   const report: Report = {
     apiVersion: REPORT_API_VERSION,

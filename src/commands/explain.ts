@@ -18,7 +18,7 @@ export async function explain(args: GlobalArgs & { id?: string }): Promise<numbe
     return EXIT.OK;
   }
   const needs = c.needs.map((n) => `${n.resource}${n.group ? '.' + n.group : ''}${n.optional ? ' (optional)' : ''}`);
-  const deep = (c.deepNeeds ?? []).map((n) => `${n.resource}${n.group ? '.' + n.group : ''}`);
+  const deep = (c.deep ?? []).map((g) => g.path('<node>'));
   const text = [
     `${c.title} [${c.id}]  (worst severity: ${c.severity})`,
     '',

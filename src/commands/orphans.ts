@@ -2,7 +2,7 @@
 import { deletingFinding, elsewhereFinding, gitopsOrphans, groupFinding } from '../checks/gitops-orphans.js';
 import { EXIT } from '../errors.js';
 import { FINGERPRINT_NEEDS } from '../fingerprint.js';
-import { SEVERITY_RANK } from '../model.js';
+import { worstRank } from '../model.js';
 import { cleanupPlan } from '../orphans/plan.js';
 import { scanOrphans } from '../orphans/scan.js';
 import { REPORT_API_VERSION } from '../render/report.js';
@@ -21,8 +21,7 @@ export async function orphans(args: GlobalArgs & { 'cleanup-plan'?: boolean; 'li
   const rep = scanOrphans(snap);
   const now = evidenceTime(snap);
   const all = [...rep.groups.map(groupFinding), ...rep.elsewhere.map(elsewhereFinding), ...rep.deleting.map(deletingFinding)];
-  const worst = Math.max(-1, ...all.map((f) => SEVERITY_RANK[f.severity]));
-  const code = exitFor(worst, args['fail-on']);
+  const code = exitFor(worstRank(all), args['fail-on']);
   if (args['cleanup-plan']) {
     process.stdout.write(cleanupPlan(rep.groups));
     return code;

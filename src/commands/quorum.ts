@@ -1,8 +1,8 @@
 // `kubectl arch quorum`: etcd members and the verdict, through the API or (opt-in) etcd itself.
 import { etcdQuorum, quorumFindings } from '../checks/etcd-quorum.js';
 import { FINGERPRINT_NEEDS } from '../fingerprint.js';
-import { evidenceTime } from '../checks/run.js';
-import { SEVERITY_RANK } from '../model.js';
+import { evidenceTime, stamp } from '../checks/run.js';
+import { SEVERITY_RANK, worstRank } from '../model.js';
 import { quorumView } from '../etcd/quorum.js';
 import { REPORT_API_VERSION } from '../render/report.js';
 import { acquire, exitFor, parseDuration, type GlobalArgs } from './common.js';
@@ -39,12 +39,11 @@ export async function quorum(args: QuorumArgs): Promise<number> {
   const { snap, source } = await acquire(args, [...FINGERPRINT_NEEDS, ...etcdQuorum.needs]);
   const now = evidenceTime(snap);
   const v = quorumView(snap, now);
-  const findings = v.visible ? quorumFindings(v, now) : [];
+  const findings = v.visible ? quorumFindings(v, now).map((f) => stamp(etcdQuorum, f)) : [];
   if (args.output !== 'table') {
     await printStructured({ apiVersion: REPORT_API_VERSION, kind: 'Quorum', ...v, source, evidenceSource: v.source, findings }, args.output);
   } else {
     process.stdout.write(renderQuorum(v, findings));
   }
-  const worst = Math.max(-1, ...findings.map((f) => SEVERITY_RANK[f.severity]));
-  return exitFor(worst, args['fail-on']);
+  return exitFor(worstRank(findings), args['fail-on']);
 }

@@ -2,11 +2,11 @@
 import { EXIT } from '../errors.js';
 import { snapshotDocuments } from '../snapshot/save.js';
 import { acquire, type GlobalArgs } from './common.js';
-import { allNeeds } from './doctor.js';
-import { CHECKS } from '../checks/registry.js';
+import { collect } from './doctor.js';
 
 export async function snapshot(args: GlobalArgs & { deep?: boolean }): Promise<number> {
-  const { snap } = await acquire({ ...args, output: 'json' }, allNeeds(Boolean(args.deep)), { allTypes: CHECKS.some((c) => c.allTypes) });
+  const { needs, extra } = collect(Boolean(args.deep));
+  const { snap } = await acquire({ ...args, output: 'json' }, needs, extra);
   const format = args.output === 'json' ? 'json' : 'yaml';
   for (const chunk of snapshotDocuments(snap, format)) {
     if (!process.stdout.write(chunk)) await new Promise((r) => process.stdout.once('drain', r));

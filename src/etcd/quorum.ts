@@ -10,7 +10,8 @@
 // - OpenShift: the etcd operator's EtcdMembersAvailable message ("3 members are available", "2 of 3 members are
 //   available, X is unhealthy", and the 4.4-era "A,B members are available, C are unhealthy" form);
 // - Talos and managed clouds: nothing but /readyz.
-import { detectDistribution, isReady, type Distribution } from '../fingerprint.js';
+import { detectDistribution, type Distribution } from '../fingerprint.js';
+import { condition, isReady } from '../lib/k8s.js';
 import type { KObject } from '../model.js';
 import { R } from '../resources.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
@@ -77,8 +78,7 @@ export const LEARNER_STUCK_MS = 10 * 60_000;
 
 export const quorumOf = (voters: number): number => Math.floor(voters / 2) + 1;
 
-const cond = (o: KObject, type: string): { status?: string; reason?: string; message?: string; lastHeartbeatTime?: string; lastTransitionTime?: string } | undefined =>
-  (Array.isArray(o.status?.conditions) ? o.status.conditions : []).find((c: { type?: string }) => c?.type === type);
+const cond = condition;
 
 function readyzEtcd(text: string | undefined): QuorumView['readyzEtcd'] {
   if (!text) return 'unknown';
@@ -98,7 +98,7 @@ function apiServerCount(snap: Snapshot, now: number): number | null {
 }
 
 const etcdPods = (snap: Snapshot): KObject[] => snap.of(R.pods).filter((p) => p.metadata.namespace === 'kube-system' && p.metadata.labels?.component === 'etcd');
-const podReady = (p: KObject): boolean => (Array.isArray(p.status?.conditions) ? p.status.conditions : []).some((c: { type?: string; status?: string }) => c?.type === 'Ready' && c.status === 'True');
+const podReady = isReady;
 
 function podMember(p: KObject): Member {
   const ready = podReady(p);

@@ -3,7 +3,7 @@
 // StatefulSet → Pods), a leftover Flux HelmRelease → the release objects helm-controller still reconciles,
 // a leftover Argo CD Application → the objects it still tracks; then Services with ready endpoints among
 // them, and Ingresses/HTTPRoutes that route to those Services.
-import { groupOf, type KObject } from '../model.js';
+import { groupOf, refText, type KObject } from '../model.js';
 import { R } from '../resources.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 
@@ -117,7 +117,7 @@ export function liveness(objs: KObject[], idx: LiveIndex): Liveness {
     }
   }
   const boundVolumes = all.filter((o) => (o.kind === 'PersistentVolume' || o.kind === 'PersistentVolumeClaim') && groupOf(o.apiVersion) === '' && o.status?.phase === 'Bound')
-    .map((o) => `${o.kind} ${o.metadata.namespace ? o.metadata.namespace + '/' : ''}${o.metadata.name}`);
+    .map((o) => refText({ kind: o.kind, ...o.metadata }));
   const servingTraffic = routes.length > 0;
   const parts: string[] = [];
   if (servingTraffic) parts.push(`serving traffic: ${routes.join(', ')}`);

@@ -5,6 +5,7 @@
 //   and the namespace at the very end — only when every object in it belongs to the group;
 // - kept-on-purpose objects are never in the plan (the scan keeps them out of groups);
 // - a group still serving traffic, or matched on weak evidence only, is printed commented out, the reason first.
+import { refText } from '../model.js';
 import { termSafe } from '../render/safe.js';
 import type { OrphanGroup, StorageNote } from './scan.js';
 
@@ -30,7 +31,7 @@ const resourceArg = (kind: string, apiVersion: string | undefined): string => {
 };
 
 function dataWarning(s: StorageNote): string {
-  const what = `${s.kind} ${s.namespace ? `${s.namespace}/` : ''}${s.name}`;
+  const what = refText(s);
   if (s.reclaimPolicy === 'Delete') return `# DATA: deleting ${what} DELETES THE DATA (reclaimPolicy Delete${s.volume ? ` on ${s.volume}` : ''}); back it up first, or set the PV's reclaimPolicy to Retain`;
   if (s.reclaimPolicy) return `# DATA: ${what} — reclaimPolicy ${s.reclaimPolicy}${s.volume ? ` on ${s.volume}` : ''}: the disk stays after deletion and must be removed by hand`;
   return `# DATA: ${what} holds data; its volume's reclaimPolicy is not visible — check it (kubectl get pv) before deleting`;
@@ -38,7 +39,7 @@ function dataWarning(s: StorageNote): string {
 
 function groupLines(g: OrphanGroup): string[] {
   const L: string[] = [];
-  const owner = `${g.owner.tool} ${g.owner.kind} ${g.owner.namespace ? g.owner.namespace + '/' : ''}${g.owner.name}`;
+  const owner = `${g.owner.tool} ${refText(g.owner)}`;
   L.push('', `# ${owner} (gone) — confidence ${g.confidence} (${g.signals.join(', ')}) — ${g.liveness.summary}`);
   const holdReasons: string[] = [];
   if (g.liveness.servingTraffic) holdReasons.push(`it is still serving traffic (${g.liveness.routes.join(', ')}): deleting it is an outage for whoever still uses it`);

@@ -4,7 +4,8 @@
 // objects; live Applications at risk; dangling ownerReferences. Pure: snapshot in, report out.
 // Steps: owners (what can be judged) → claims (who says each object is theirs) → groups → liveness and
 // namespace safety → risks and deletions.
-import { groupOf, type KObject, type ObjectRef } from '../model.js';
+import { condition } from '../lib/k8s.js';
+import { groupOf, refText, type KObject, type ObjectRef } from '../model.js';
 import { R } from '../resources.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import { buildIndex, liveness, type LiveIndex, type Liveness } from './liveness.js';
@@ -109,6 +110,9 @@ function ownerState(snap: Snapshot, need: typeof R.argoApplications): { state: O
   return { state: 'not-visible', reason: v.reason };
 }
 
+/** Kinds the live scan does not list (cluster/discovery.ts SKIP_TYPES); skipped in files too, so both agree. */
+const NOT_SCANNED = new Set(['Event', 'SnapshotHeader', 'Endpoints', 'EndpointSlice', 'Lease', 'ControllerRevision', 'ComponentStatus', 'Secret']);
+
 /** Objects a namespace holds that say nothing about its owner (created by Kubernetes itself). */
 const DERIVED = new Set(['Event', 'Endpoints', 'EndpointSlice', 'ControllerRevision', 'Lease', 'PodMetrics']);
 const isDefault = (o: KObject): boolean => (o.kind === 'ServiceAccount' && o.metadata.name === 'default') || (o.kind === 'ConfigMap' && o.metadata.name === 'kube-root-ca.crt');
@@ -152,7 +156,8 @@ export function scanOrphans(snap: Snapshot): OrphanReport {
   const unjudged = { argo: 0, flux: 0 };
 
   for (const o of snap.all()) {
-    if (o.kind === 'Event' || o.kind === 'SnapshotHeader') continue;
+    // derived objects (Endpoints copy their Service's labels) and events are not owned: the live scan never lists them
+    if (NOT_SCANNED.has(o.kind ?? '')) continue;
     scanned++;
     for (const r of o.metadata.ownerReferences ?? []) {
       // owners that no longer exist (only when the owner's type was captured)
@@ -194,7 +199,7 @@ export function scanOrphans(snap: Snapshot): OrphanReport {
       if (attr.signal === 'label' && !renderedByHelmTemplate(o)) { weakElsewhere++; continue; }
       const ek = attr.tool;
       const cur = elsewhere.get(ek) ?? { tool: attr.tool, owners: new Set<string>(), ids: new Set<string>(), objs: [], confidence: attr.confidence };
-      cur.owners.add(`${attr.kind} ${attr.namespace ? `${attr.namespace}/` : ''}${attr.name}`);
+      cur.owners.add(refText(attr));
       const id = o.metadata.annotations?.['argocd.argoproj.io/installation-id'];
       if (id) cur.ids.add(id);
       cur.objs.push(o);
@@ -282,7 +287,7 @@ export function scanOrphans(snap: Snapshot): OrphanReport {
     const finalizers = (app.metadata.finalizers ?? []).filter((f) => f.includes('argocd.argoproj.io'));
     if (app.metadata.deletionTimestamp) {
       const t = Date.parse(app.metadata.deletionTimestamp);
-      const cond = (Array.isArray(app.status?.conditions) ? app.status.conditions : []).find((c: { type?: string }) => c?.type === 'DeletionError');
+      const cond = condition(app, 'DeletionError');
       deleting.push({ app: ref(app), since: app.metadata.deletionTimestamp, ageSeconds: Number.isNaN(t) ? undefined : Math.max(0, Math.round((now - t) / 1000)),
         finalizers, condition: typeof cond?.message === 'string' ? cond.message : undefined, controllerRunning });
       continue;

@@ -3,6 +3,7 @@ import type { Acquired } from '../commands/common.js';
 import type { OrphanReport } from '../orphans/scan.js';
 import { deletingFinding, elsewhereFinding, groupFinding } from '../checks/gitops-orphans.js';
 import { age } from '../lib/time.js';
+import { refText } from '../model.js';
 import { termSafeDeep } from './safe.js';
 import type { Style } from './style.js';
 import { columns } from './table.js';
@@ -46,7 +47,7 @@ export function renderOrphans(report: OrphanReport, src0: Acquired['source'], s:
   }
   if (rep.kept.length) {
     L.push(s.bold('Kept on purpose (not orphans)'));
-    for (const k of rep.kept) L.push(`    ${k.kind} ${k.namespace ? k.namespace + '/' : ''}${k.name} — ${k.reason} (owner ${k.owner} is gone)`);
+    for (const k of rep.kept) L.push(`    ${refText(k)} — ${k.reason} (owner ${k.owner} is gone)`);
     L.push('');
   }
   if (rep.risks.length) {
@@ -56,7 +57,7 @@ export function renderOrphans(report: OrphanReport, src0: Acquired['source'], s:
   }
   if (rep.dangling.length) {
     L.push(s.bold('Dangling ownerReferences'));
-    for (const d of rep.dangling.slice(0, 20)) L.push(`    ${d.kind} ${d.namespace ? d.namespace + '/' : ''}${d.name} → ${d.ownerKind} ${d.ownerName} (uid ${d.ownerUid}) no longer exists`);
+    for (const d of rep.dangling.slice(0, 20)) L.push(`    ${refText(d)} → ${d.ownerKind} ${d.ownerName} (uid ${d.ownerUid}) no longer exists`);
     if (rep.dangling.length > 20) L.push(`    … and ${rep.dangling.length - 20} more (-o json for all)`);
     L.push('');
   }

@@ -25,7 +25,7 @@ export function renderProbe(probe: ProbeResult): string {
   return out;
 }
 
-export function renderQuorum(view: QuorumView, found: Finding[]): string {
+export function renderQuorum(view: QuorumView, found: Array<Pick<Finding, 'code' | 'severity' | 'title'>>): string {
   const v = termSafeDeep(view, false);
   const findings = termSafeDeep(found, false);
   let out = `etcd quorum — ${v.distribution}${v.source && v.source !== 'none' ? `, from ${v.source}` : ''}\n\n`;

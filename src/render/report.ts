@@ -1,6 +1,6 @@
 // The report model shared by all renderers, with a versioned schema (see README "JSON/YAML schema").
 import type { CheckResult, Severity } from '../model.js';
-import { SEVERITY_RANK } from '../model.js';
+import { worstRank } from '../model.js';
 import type { Fingerprint } from '../fingerprint.js';
 
 export const REPORT_API_VERSION = 'kubectl-arch/v1';
@@ -15,11 +15,7 @@ export interface Report {
   checks: CheckResult[];
 }
 
-export function worst(results: CheckResult[]): number {
-  let w = -1;
-  for (const r of results) for (const f of r.findings) w = Math.max(w, SEVERITY_RANK[f.severity]);
-  return w;
-}
+export const worst = (results: CheckResult[]): number => worstRank(results.flatMap((r) => r.findings));
 
 export function summarize(checks: CheckResult[]): Report['summary'] {
   const findings: Record<Severity, number> = { critical: 0, error: 0, warning: 0, info: 0 };
@@ -36,6 +32,6 @@ export function summarize(checks: CheckResult[]): Report['summary'] {
 /** Order for reading: checks with the worst findings first, then passed, then skipped. */
 export function orderChecks(checks: CheckResult[]): CheckResult[] {
   const rank = (c: CheckResult): number =>
-    c.status === 'findings' ? 10 + Math.max(...c.findings.map((f) => SEVERITY_RANK[f.severity])) : c.status === 'passed' ? 1 : 0;
+    c.status === 'findings' ? 10 + worstRank(c.findings) : c.status === 'passed' ? 1 : 0;
   return [...checks].sort((a, b) => rank(b) - rank(a));
 }

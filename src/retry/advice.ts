@@ -4,7 +4,7 @@
 // 3. nothing the error shows is already in use (a rejection "when replacing" means Replace is on);
 // 4. never an app-wide --force/--replace or spec.force on a whole Kustomization;
 // 5. when the owner is Argo CD managing itself, say that recreating its objects replaces the controller.
-import type { KObject, ObjectRef } from '../model.js';
+import { refText, type KObject, type ObjectRef } from '../model.js';
 import type { Loop } from './loops.js';
 
 export interface AdviceContext {
@@ -24,7 +24,7 @@ const argoResource = (o: ObjectRef): string => {
   const g = o.apiVersion?.includes('/') ? o.apiVersion.split('/')[0] : DEFAULT_GROUP[o.kind] ?? '';
   return `${g}:${o.kind}:${o.namespace ? `${o.namespace}/` : ''}${o.name}`;
 };
-const text = (o: ObjectRef): string => `${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}`;
+const text = refText;
 
 /** What recreating the object costs, said before any command that does it. */
 export function recreateCost(o: ObjectRef, ctx: AdviceContext): string | null {

@@ -4,6 +4,7 @@
 //   retrying  the owner is re-applying it now (attempts within its retry period)
 //   stalled   the owner gave up or waits for a new revision, but still wants the change
 //   one-off   rejected, then superseded by a later successful apply (or not repeated since)
+import { condition } from '../lib/k8s.js';
 import { groupOf, type KObject, type ObjectRef } from '../model.js';
 import { cadence, normaliseEvents, type Cadence, type NormEvent } from './events.js';
 import { goLiteralText } from './golit.js';
@@ -40,8 +41,7 @@ export interface Loop {
   retry?: { limit?: number; count?: number; interval?: string };
 }
 
-const COND = (o: KObject, type: string): { status?: string; reason?: string; message?: string; lastTransitionTime?: string } | undefined =>
-  (Array.isArray(o.status?.conditions) ? o.status.conditions : []).find((c: { type?: string }) => c?.type === type);
+const COND = condition;
 
 const refOf = (o: KObject): ObjectRef => ({ kind: o.kind ?? '?', apiVersion: o.apiVersion, namespace: o.metadata.namespace, name: o.metadata.name });
 const keyOf = (r: { kind?: string; namespace?: string; name?: string }): string => `${r.kind ?? ''}/${r.namespace ?? ''}/${r.name ?? ''}`;

@@ -22,7 +22,9 @@ export interface SnapshotHeader {
   readyz?: string;
   /** Text of the readyz fetch error, when it could not. */
   readyzError?: string;
-  /** kubelet clusterDNS per node, read through nodes/proxy/configz (only with --deep). */
+  /** Per-node GETs a check declared for --deep (e.g. kubelet configz), by the check's id for them. */
+  perNode?: Record<string, Array<{ node: string; value?: unknown; error?: string }>>;
+  /** kubelet clusterDNS per node, as snapshots of kubectl-arch 0.1 stored it (read for compatibility). */
   kubeletDNS?: Array<{ node: string; clusterDNS?: string[]; error?: string }>;
   /** Every listable type was captured (discovery), so the orphan scan saw everything visible. */
   allTypes?: boolean;

@@ -1,0 +1,17 @@
+// Small readers of Kubernetes object shapes, shared by every check (objects from files may be malformed:
+// each tolerates a missing or wrong-typed field).
+import type { KObject } from '../model.js';
+
+export interface Condition { type?: string; status?: string; reason?: string; message?: string; lastHeartbeatTime?: string; lastTransitionTime?: string }
+
+/** status.conditions[type], or undefined. */
+export function condition(o: KObject | undefined, type: string): Condition | undefined {
+  const list: unknown = o?.status?.conditions;
+  return Array.isArray(list) ? (list as Condition[]).find((c) => c?.type === type) : undefined;
+}
+
+/** Ready=True (pods and nodes). */
+export const isReady = (o: KObject): boolean => condition(o, 'Ready')?.status === 'True';
+
+/** "deployments.apps", "services": how kubectl and RBAC name a resource type. */
+export const resourceName = (resource: string | undefined, group: string): string => `${resource ?? '?'}${group ? `.${group}` : ''}`;

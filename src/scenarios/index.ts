@@ -1,0 +1,86 @@
+// Scenarios: a base cluster plus what each check's scenario file (src/checks/<id>.scenario.ts) adds. The
+// embedded example (examples/field-notes-k3s, `npm run demo`) is the field-notes base plus every scenario
+// marked `example`; the real-cluster suite loads each scenario into a real kube-apiserver and holds the
+// report to the scenario's expectations. Adding a check's scenario needs no registration: files named
+// *.scenario.ts are found by name (scripts/gen.mjs, __tests__/helpers/scenarios.ts).
+import { dump } from 'js-yaml';
+import type { KObject, Severity } from '../model.js';
+import { ClusterBuilder } from './builder.js';
+import { CAPTURED, FIELD_NOTES_HEADER, fieldNotesBase, fillFieldNotes } from './field-notes.js';
+import { kubeadmBase } from './kubeadm.js';
+
+export { CAPTURED };
+
+export interface ScenarioExpectation {
+  /** Findings that must appear (title: exact text, or a regular expression source in /…/). */
+  findings: Array<{ code: string; severity?: Severity; title?: string }>;
+  /** Codes that must not appear. */
+  absent?: string[];
+  /** No finding above info, except these codes. */
+  onlyInfo?: boolean;
+  exitCode?: number;
+  distribution?: string;
+}
+
+export interface Scenario {
+  name: string;
+  summary: string;
+  base: 'field-notes' | 'kubeadm';
+  /** Options of the base cluster (e.g. the number of K3s servers). */
+  baseOptions?: { servers?: number };
+  /** Part of the embedded example (`npm run demo`). */
+  example?: boolean;
+  /** What this scenario adds to or changes in the base cluster. */
+  build?(c: ClusterBuilder): void;
+  expect: ScenarioExpectation;
+}
+
+/** The field-notes cluster with nothing wrong: every check must stay quiet on it. */
+export const HEALTHY: Scenario = {
+  name: 'field-notes-healthy', summary: 'the field-notes K3s cluster with nothing wrong', base: 'field-notes',
+  expect: { findings: [], onlyInfo: true, exitCode: 0, distribution: 'K3s' },
+};
+
+const CAPTURED_TYPES = ['Node', 'Namespace', 'Pod', 'Deployment.apps', 'ReplicaSet.apps', 'DaemonSet.apps', 'StatefulSet.apps', 'Service', 'Endpoints',
+  'EndpointSlice.discovery.k8s.io', 'Ingress.networking.k8s.io', 'ConfigMap', 'PersistentVolumeClaim', 'PersistentVolume', 'ClusterRole.rbac.authorization.k8s.io',
+  'Addon.k3s.cattle.io', 'HelmChart.helm.cattle.io', 'Application.argoproj.io', 'Event', 'Event.events.k8s.io', 'Lease.coordination.k8s.io'];
+
+export interface Built { objects: KObject[]; header: Record<string, unknown> }
+
+/** A base cluster with the given scenarios applied, in order; deterministic. */
+export function build(scenarios: Scenario[]): Built {
+  const base = scenarios[0]?.base ?? 'field-notes';
+  const c = new ClusterBuilder(CAPTURED, base === 'kubeadm' ? 'c0de' : '0b5e');
+  if (base === 'kubeadm') kubeadmBase(c);
+  else fieldNotesBase(c, scenarios.find((s) => s.baseOptions)?.baseOptions);
+  for (const s of scenarios) s.build?.(c);
+  if (base === 'field-notes') fillFieldNotes(c);
+  const objects = c.finish();
+  const header = base === 'field-notes' ? {
+    apiVersion: 'kubectl-arch/v1', kind: 'SnapshotHeader', capturedAt: new Date(CAPTURED).toISOString(),
+    context: FIELD_NOTES_HEADER.context, server: FIELD_NOTES_HEADER.server, serverVersion: FIELD_NOTES_HEADER.serverVersion, readyz: FIELD_NOTES_HEADER.readyz,
+    captured: CAPTURED_TYPES,
+    unavailable: FIELD_NOTES_HEADER.notInstalled.map(([group, kind, resource]) => ({ group, kind, resource, status: 404, reason: `${resource}.${group} is not served here (CRD not installed)` })),
+  } : { apiVersion: 'kubectl-arch/v1', kind: 'SnapshotHeader', capturedAt: new Date(CAPTURED).toISOString() };
+  return { objects, header };
+}
+
+const FILE_OF: Record<string, string> = {
+  Node: 'nodes.yaml', Namespace: 'namespaces.yaml', Pod: 'pods.yaml', Deployment: 'workloads.yaml', ReplicaSet: 'workloads.yaml', DaemonSet: 'workloads.yaml',
+  StatefulSet: 'workloads.yaml', Service: 'services.yaml', Endpoints: 'services.yaml', EndpointSlice: 'services.yaml', Ingress: 'services.yaml',
+  ConfigMap: 'config.yaml', PersistentVolumeClaim: 'storage.yaml', PersistentVolume: 'storage.yaml', ClusterRole: 'rbac.yaml', Addon: 'k3s-addons.yaml',
+  HelmChart: 'k3s-addons.yaml', Application: 'argocd-applications.yaml', Event: 'events.yaml', Lease: 'leases.yaml',
+};
+
+/** The files of a snapshot directory: a header and one List per group of kinds, as `kubectl get -o yaml` writes them. */
+export function files(b: Built, withHeader = true): Map<string, string> {
+  const out = new Map<string, string>();
+  if (withHeader) out.set('00-header.yaml', `# kubectl-arch snapshot header: what is not an object (see README "Snapshots")\n${dump(b.header, { lineWidth: -1 })}`);
+  const lists = new Map<string, KObject[]>();
+  for (const o of b.objects) {
+    const f = FILE_OF[o.kind ?? ''] ?? 'other.yaml';
+    lists.set(f, [...(lists.get(f) ?? []), o]);
+  }
+  for (const [f, items] of [...lists].sort(([a], [b2]) => a.localeCompare(b2))) out.set(f, dump({ apiVersion: 'v1', kind: 'List', metadata: {}, items }, { lineWidth: -1, noRefs: true }));
+  return out;
+}
