@@ -90,14 +90,15 @@ describe('npm run release', () => {
     for (const p of PLATFORMS) expect(draft).toContain(`kubectl-arch_${p}.tar.gz`);
   });
 
-  test('archives: LICENSE, README and the binary, sorted, owned by 0/0, with the commit\'s time', () => {
+  test('archives: LICENSE, README, the binary and the completion helper, sorted, owned by 0/0, with the commit\'s time', () => {
     const commitTime = Number(sh('git', ['log', '-1', '--format=%ct']).trim());
     for (const p of PLATFORMS) {
-      const exe = p.startsWith('windows') ? 'kubectl-arch.exe' : 'kubectl-arch';
+      const win = p.startsWith('windows');
+      const names = ['LICENSE', 'README.md', win ? 'kubectl-arch.exe' : 'kubectl-arch', win ? 'kubectl_complete-arch.cmd' : 'kubectl_complete-arch'];
       const list = sh('tar', ['--numeric-owner', '--full-time', '-tvzf', join(OUT, `kubectl-arch_${p}.tar.gz`)]).trim().split('\n');
-      expect(list.map((l) => l.split(/\s+/).pop())).toEqual(['LICENSE', 'README.md', exe]);
+      expect(list.map((l) => l.split(/\s+/).pop())).toEqual(names);
       for (const l of list) expect(l).toMatch(/^-rw[x-]r-[x-]r-[x-] 0\/0 /);
-      expect(readdirSync(ex(p)).sort()).toEqual(['LICENSE', 'README.md', exe]);
+      expect(readdirSync(ex(p)).sort()).toEqual(names);
       expect(readFileSync(join(ex(p), 'LICENSE'), 'utf8')).toContain('Apache License');
     }
     const d = new Date(commitTime * 1000);
@@ -209,6 +210,11 @@ describe('the real krew', () => {
     const d = await spawnAsync(KUBECTL, ['arch', 'doctor', '-o', 'json', '--fail-on', 'none'], env);
     expect({ code: d.code, stderr: d.stderr }).toEqual({ code: 0, stderr: '' });
     expect(JSON.parse(d.stdout).fingerprint.distribution).toBe('K3s');
+    // the caveat's command, then completion through the real kubectl
+    const caveat = /ln -s .*/.exec(readFileSync(join(tmp, 'arch.yaml'), 'utf8'))?.[0] ?? 'false';
+    sh('sh', ['-c', caveat], { env });
+    const c = await spawnAsync(KUBECTL, ['__complete', 'arch', 'explain', 'ARCH-EQ0'], env);
+    expect(c.stdout).toMatch(/^ARCH-EQ01\t.*\n(.*\n)*:4\n$/);
     expect(sh(KUBECTL, ['krew', 'list'], { env })).toMatch(/^(detached\/)?arch$/m); // installed from a manifest: the 'detached' index
     sh(KUBECTL, ['krew', 'uninstall', 'arch'], { env });
     expect(existsSync(join(root, 'bin', 'kubectl-arch'))).toBe(false);

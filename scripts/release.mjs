@@ -1,6 +1,6 @@
 // npm run release — the krew release, built on one Linux x64 machine: for linux/amd64, linux/arm64,
 // darwin/amd64, darwin/arm64 and windows/amd64 a Node single-executable (SEA) build of the CLI,
-// packed with README.md and LICENSE as dist/release/kubectl-arch_<os>_<arch>.tar.gz, and
+// packed with README.md, LICENSE and the kubectl_complete-arch helper as dist/release/kubectl-arch_<os>_<arch>.tar.gz, and
 // dist/release/krew-manifest.yaml (the repo's draft with every sha256 filled in).
 //
 //   node scripts/release.mjs [--platforms linux/amd64,darwin/arm64] [--out DIR]
@@ -24,6 +24,7 @@ import { promisify } from 'node:util';
 import { gzip as gzipCb } from 'node:zlib';
 import { build } from 'esbuild';
 import { archiveName, llvmStrip, machoSigner, nodeBinary, NODE_VERSION, PLATFORMS, qemuArm64, ROOT, run, runAsync } from './lib/release-tools.mjs';
+import { renderHelp } from './lib/help.mjs';
 import { tar } from './lib/tar.mjs';
 
 const args = process.argv.slice(2);
@@ -51,12 +52,17 @@ const main = join(WORK, 'kubectl-arch.cjs');
 await build({
   absWorkingDir: ROOT, entryPoints: ['src/sea.ts'], outfile: main, bundle: true, platform: 'node', format: 'cjs', target: 'node22',
   minifySyntax: true, legalComments: 'none', logLevel: 'warning', loader: { '.yaml': 'text' },
-  define: { __VERSION__: JSON.stringify(pkg.version), 'import.meta.url': '__kubectl_arch_url' },
+  define: { __VERSION__: JSON.stringify(pkg.version), __HELP__: JSON.stringify(renderHelp(join(ROOT, 'dist/kubectl-arch.mjs'))), 'import.meta.url': '__kubectl_arch_url' },
   banner: { js: "var __kubectl_arch_url = require('node:url').pathToFileURL(__filename).href;" },
 });
 
 const hostNode = nodeBinary(PLATFORMS.find((p) => p.os === 'linux' && p.arch === 'amd64'));
 const files = { 'README.md': readFileSync(join(ROOT, 'README.md')), LICENSE: readFileSync(join(ROOT, 'LICENSE')) };
+// kubectl 1.26+ completes `kubectl arch` by running kubectl_complete-arch from PATH (krew links only
+// `bin`, so the manifest's caveats say how to link it); on Windows a .cmd, found through PATHEXT
+const completer = (p) => (p.os === 'windows'
+  ? { name: 'kubectl_complete-arch.cmd', data: Buffer.from('@"%~dp0kubectl-arch.exe" __complete %*\r\n'), mode: 0o755, mtime }
+  : { name: 'kubectl_complete-arch', data: readFileSync(join(ROOT, 'bin/kubectl_complete-arch')), mode: 0o755, mtime });
 const gzip = promisify(gzipCb);
 // fetch and build the tools first (sequentially: they share caches), then build two platforms at a time
 for (const p of platforms) nodeBinary(p);
@@ -89,6 +95,7 @@ async function buildPlatform(p) {
     { name: 'LICENSE', data: files.LICENSE, mode: 0o644, mtime },
     { name: 'README.md', data: files['README.md'], mode: 0o644, mtime },
     { name: p.exe, data: exeData, mode: 0o755, mtime },
+    completer(p),
   ]), { level: 6 });
   writeFileSync(join(OUT, archiveName(p)), archive);
   const sha256 = createHash('sha256').update(archive).digest('hex');
