@@ -3,7 +3,7 @@
 // and @kubernetes/client-node (most of the bytes) is read only when a command connects.
 import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
-import { renderHelp } from './lib/help.mjs';
+import { renderExplain, renderHelp } from './lib/help.mjs';
 
 const [maj, min] = process.versions.node.split('.').map(Number);
 if (maj < 22 || (maj === 22 && min < 19)) {
@@ -15,9 +15,11 @@ if (maj < 22 || (maj === 22 && min < 19)) {
 }
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 // only what this script writes: dist/release (npm run release) survives a build, and so npm pack
-rmSync('dist/kubectl-arch.mjs', { force: true });
-rmSync('dist/chunks', { recursive: true, force: true });
-const bundle = (help) => build({
+const clean = () => {
+  rmSync('dist/kubectl-arch.mjs', { force: true });
+  rmSync('dist/chunks', { recursive: true, force: true });
+};
+const bundle = (help, explain) => clean() ?? build({
   entryPoints: ['src/bin.ts'],
   outdir: 'dist',
   entryNames: 'kubectl-arch',
@@ -32,10 +34,11 @@ const bundle = (help) => build({
   legalComments: 'none',
   logLevel: 'warning',
   loader: { '.yaml': 'text' },
-  define: { __VERSION__: JSON.stringify(pkg.version), __HELP__: JSON.stringify(help) },
+  define: { __VERSION__: JSON.stringify(pkg.version), __HELP__: JSON.stringify(help), __EXPLAIN__: JSON.stringify(explain) },
   // some CommonJS dependencies call require() for Node built-ins
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
 });
-// two passes: the second carries --help as the first one's yargs renders it (src/fast.ts)
-await bundle(null);
-await bundle(renderHelp());
+// two passes: the second carries --help as the first one's yargs renders it (src/fast.ts) and the
+// check ids and codes `explain` completes (src/complete.ts)
+await bundle(null, null);
+await bundle(renderHelp(), renderExplain());

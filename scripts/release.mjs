@@ -19,17 +19,17 @@
 // Every step that fails fails the build.
 import { createHash } from 'node:crypto';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { gzip as gzipCb } from 'node:zlib';
 import { build } from 'esbuild';
 import { archiveName, llvmStrip, machoSigner, nodeBinary, NODE_VERSION, PLATFORMS, qemuArm64, ROOT, run, runAsync } from './lib/release-tools.mjs';
-import { renderHelp } from './lib/help.mjs';
+import { renderExplain, renderHelp } from './lib/help.mjs';
 import { tar } from './lib/tar.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; };
-const OUT = join(ROOT, opt('--out') ?? 'dist/release');
+const OUT = resolve(ROOT, opt('--out') ?? 'dist/release');
 const WORK = join(ROOT, 'dist/sea');
 const wanted = opt('--platforms')?.split(',');
 const platforms = wanted ? PLATFORMS.filter((p) => wanted.includes(`${p.os}/${p.arch}`)) : PLATFORMS;
@@ -52,7 +52,7 @@ const main = join(WORK, 'kubectl-arch.cjs');
 await build({
   absWorkingDir: ROOT, entryPoints: ['src/sea.ts'], outfile: main, bundle: true, platform: 'node', format: 'cjs', target: 'node22',
   minifySyntax: true, legalComments: 'none', logLevel: 'warning', loader: { '.yaml': 'text' },
-  define: { __VERSION__: JSON.stringify(pkg.version), __HELP__: JSON.stringify(renderHelp(join(ROOT, 'dist/kubectl-arch.mjs'))), 'import.meta.url': '__kubectl_arch_url' },
+  define: { __VERSION__: JSON.stringify(pkg.version), __HELP__: JSON.stringify(renderHelp(join(ROOT, 'dist/kubectl-arch.mjs'))), __EXPLAIN__: JSON.stringify(renderExplain(join(ROOT, 'dist/kubectl-arch.mjs'))), 'import.meta.url': '__kubectl_arch_url' },
   banner: { js: "var __kubectl_arch_url = require('node:url').pathToFileURL(__filename).href;" },
 });
 

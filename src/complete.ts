@@ -6,6 +6,17 @@
 import { readFileSync } from 'node:fs';
 
 const DEFAULT = 0, NO_FILES = 4;
+// check ids and finding codes with their titles, rendered from the registry at build time
+// (scripts/build.mjs) so completing `explain` loads no check code; null: import the registry
+declare const __EXPLAIN__: [string, string][] | null | undefined;
+const EXPLAIN: [string, string][] | null = typeof __EXPLAIN__ === 'object' ? __EXPLAIN__ : null;
+
+/** What `explain` completes: every check id and finding code, with its title. */
+export async function explainCandidates(): Promise<[string, string][]> {
+  if (EXPLAIN) return EXPLAIN;
+  const { CHECKS } = await import('./checks/registry.js');
+  return CHECKS.flatMap((c) => [[c.id, c.title] as [string, string], ...Object.entries(c.codes).map(([code, title]) => [code, String(title)] as [string, string])]);
+}
 
 const COMMANDS: [string, string][] = [
   ['doctor', 'Run every check and print one report'],
@@ -123,11 +134,7 @@ export async function complete(args: string[]): Promise<string> {
   } else if (!cmd) {
     items = COMMANDS;
   } else if (cmd === 'explain' && positionals.length === 0) {
-    const { CHECKS } = await import('./checks/registry.js');
-    for (const c of CHECKS) {
-      items.push([c.id, c.title]);
-      for (const [code, title] of Object.entries(c.codes)) items.push([code, String(title)]);
-    }
+    items = await explainCandidates();
   } else if (cmd === 'completion' && positionals.length === 0) {
     items = SHELLS.map((s) => [s, '']);
   }
