@@ -107,6 +107,18 @@ describe('npm run release', () => {
   });
 });
 
+describe('the npm package', () => {
+  test('ships the bundle, the helper and LICENSE, not dist/release; building keeps dist/release', () => {
+    // --ignore-scripts: prepack's build would rewrite dist/ under the other suites; build.mjs only
+    // removes dist/kubectl-arch.mjs and dist/chunks (npm pack with prepack leaves dist/release: README)
+    const [info] = JSON.parse(sh('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'])) as [{ files: { path: string }[] }];
+    const files = info.files.map((f) => f.path);
+    expect(files).toEqual(expect.arrayContaining(['LICENSE', 'bin/kubectl-arch', 'bin/kubectl_complete-arch', 'dist/kubectl-arch.mjs']));
+    expect(files.filter((f) => f.startsWith('dist/') && !f.startsWith('dist/chunks/') && f !== 'dist/kubectl-arch.mjs')).toEqual([]);
+    expect(readFileSync(join(ROOT, 'scripts/build.mjs'), 'utf8')).not.toMatch(/rmSync\('dist'/);
+  });
+});
+
 describe('per platform', () => {
   test('linux/amd64 runs natively: version, and doctor -o json byte-identical to the development build', async () => {
     const exe = join(ex('linux_amd64'), 'kubectl-arch');
