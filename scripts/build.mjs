@@ -2,12 +2,24 @@
 // Measured: as one 18 MB file, `version` took 0.18-0.24 s just to parse it; split, the entry is small
 // and @kubernetes/client-node (most of the bytes) is read only when a command connects.
 import { build } from 'esbuild';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { renderExplain, renderHelp } from './lib/help.mjs';
 
+const [maj, min] = process.versions.node.split('.').map(Number);
+if (maj < 22 || (maj === 22 && min < 19)) {
+  // the pinned Node (scripts/dev-node: optional, so npm ci goes on where it has no binary) is missing
+  console.error(`error: building kubectl-arch needs Node.js >= 22.19 (package.json engines); this is ${process.version} at ${process.execPath}.
+  The pinned development Node (the optional \`node\` package in scripts/dev-node) did not install on this machine,
+  so npm scripts run on the system Node. Install Node.js 26 LTS (or >= 22.19) and run npm ci again.`);
+  process.exit(2);
+}
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-import { rmSync } from 'node:fs';
-rmSync('dist', { recursive: true, force: true });
-await build({
+// only what this script writes: dist/release (npm run release) survives a build, and so npm pack
+const clean = () => {
+  rmSync('dist/kubectl-arch.mjs', { force: true });
+  rmSync('dist/chunks', { recursive: true, force: true });
+};
+const bundle = (help, explain) => clean() ?? build({
   entryPoints: ['src/bin.ts'],
   outdir: 'dist',
   entryNames: 'kubectl-arch',
@@ -22,7 +34,11 @@ await build({
   legalComments: 'none',
   logLevel: 'warning',
   loader: { '.yaml': 'text' },
-  define: { __VERSION__: JSON.stringify(pkg.version) },
+  define: { __VERSION__: JSON.stringify(pkg.version), __HELP__: JSON.stringify(help), __EXPLAIN__: JSON.stringify(explain) },
   // some CommonJS dependencies call require() for Node built-ins
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
 });
+// two passes: the second carries --help as the first one's yargs renders it (src/fast.ts) and the
+// check ids and codes `explain` completes (src/complete.ts)
+await bundle(null, null);
+await bundle(renderHelp(), renderExplain());

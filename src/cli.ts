@@ -5,7 +5,7 @@ import { hideBin } from 'yargs/helpers';
 import { EXIT, InputError, UserError } from './errors.js';
 import { installProcessHandlers } from './lifecycle.js';
 import { termSafe } from './render/safe.js';
-import { VERSION } from './version.js';
+import { versionLine } from './fast.js';
 import type { GlobalArgs } from './commands/common.js';
 
 function fail(e: unknown, verbose: boolean): number {
@@ -62,10 +62,12 @@ export async function main(argv = hideBin(process.argv)): Promise<number> {
     run(async () => (await import('./commands/explain.js')).explain))
     .command('rbac', 'Print the read-only ClusterRoles to apply (kubectl arch rbac | kubectl apply -f -)', () => {},
       run(async () => (await import('./commands/rbac.js')).rbac))
+    .command('completion <shell>', 'Print a shell completion script (bash, zsh, fish); kubectl 1.26+ completes `kubectl arch` through kubectl_complete-arch', (y) => y
+      .positional('shell', { choices: ['bash', 'zsh', 'fish'] as const, describe: 'shell' }),
+    run(async () => (await import('./commands/completion.js')).completion))
+    // `version` alone is answered before yargs loads (src/fast.ts); this is the same, with other flags
     .command('version', 'Print the kubectl-arch version', () => {}, (a) => {
-      const out = (a as unknown as GlobalArgs).output;
-      process.stdout.write(out === 'json' ? JSON.stringify({ version: VERSION, node: process.version }) + '\n'
-        : out === 'yaml' ? `version: ${VERSION}\nnode: ${process.version}\n` : `kubectl-arch ${VERSION} (node ${process.version})\n`);
+      process.stdout.write(versionLine((a as unknown as GlobalArgs).output));
     })
     .option('kubeconfig', { type: 'string', describe: 'Path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)', group: 'Cluster:' })
     .option('context', { type: 'string', describe: 'kubeconfig context to use', group: 'Cluster:' })
@@ -87,7 +89,8 @@ export async function main(argv = hideBin(process.argv)): Promise<number> {
     .help()
     .alias('help', 'h')
     .version(false)
-    .wrap(Math.min(110, process.stdout.columns || 100))
+    // KUBECTL_ARCH_HELP_WIDTH: only for scripts/build.mjs, which renders --help for src/fast.ts
+    .wrap(Math.min(110, Number(process.env.KUBECTL_ARCH_HELP_WIDTH) || process.stdout.columns || 100))
     // a usage error must stop here, before any command runs (and so before any request)
     .fail((msg, err) => {
       throw err ?? new InputError(msg, `${prog} --help`);

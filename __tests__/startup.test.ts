@@ -1,0 +1,104 @@
+// Start-up fast paths (src/fast.ts) answer exactly as the full CLI would, and shell completion
+// (src/complete.ts) through `__complete`, the completion scripts and the real kubectl's plugin
+// completion (kubectl_complete-arch). No timing here: npm run bench measures it.
+import { describe, expect, test } from '@jest/globals';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CHECKS } from '../src/checks/registry.js';
+import { arch, kubectl, ROOT } from './helpers/run.js';
+
+describe('fast paths give the full CLI\'s output', () => {
+  test.each([
+    [['version'], ['version', '--no-color']],
+    [['version', '-o', 'json'], ['version', '-o', 'json', '--no-color']],
+    [['version', '--output=yaml'], ['version', '--output=yaml', '--no-color']],
+    [['--help'], ['--help', '--no-color']],
+    [['-h'], ['--help', '-v']],
+  ])('%j = %j', async (fastArgs, fullArgs) => {
+    const a = await arch(fastArgs);
+    const b = await arch(fullArgs);
+    expect(a).toEqual(b);
+    expect(a.code).toBe(0);
+    expect(a.stdout.length).toBeGreaterThan(10);
+  });
+
+  test('usage always reads kubectl arch', async () => {
+    expect((await arch(['--help'])).stdout).toMatch(/^kubectl arch — /);
+  });
+});
+
+const help = async (): Promise<string> => (await arch(['--help'])).stdout;
+const candidates = (out: string): string[] => out.trim().split('\n').filter((l) => !l.startsWith(':')).map((l) => l.split('\t')[0] ?? '');
+
+describe('completion', () => {
+  test('commands: the ones --help lists, and nothing else', async () => {
+    const listed = [...(await help()).matchAll(/^ {2}kubectl arch (\S+)/gm)].map((m) => m[1]);
+    const r = await arch(['__complete', '']);
+    expect(candidates(r.stdout).sort()).toEqual([...listed].sort());
+    expect(r.stdout.endsWith(':4\n')).toBe(true);
+  });
+
+  test('flags: every global flag --help lists', async () => {
+    const listed = [...(await help()).matchAll(/^ {2}(?:-\w, )?(--[\w-]+)/gm)].map((m) => m[1]);
+    const offered = candidates((await arch(['__complete', '--'])).stdout);
+    for (const f of listed) expect(offered).toContain(f);
+    expect(candidates((await arch(['__complete', 'doctor', '--d'])).stdout)).toEqual(['--deep', '--deadline']);
+  });
+
+  test('explain completes check ids and finding codes; -o and --fail-on their values', async () => {
+    const ex = candidates((await arch(['__complete', 'explain', ''])).stdout);
+    expect(ex).toEqual(expect.arrayContaining(['immutable-retry-loop', 'gitops-orphans', 'etcd-quorum', 'ARCH-RL01', 'ARCH-OR06', 'ARCH-EQ07']));
+    expect(candidates((await arch(['__complete', 'explain', 'ARCH-EQ0'])).stdout)).toHaveLength(7);
+    // rendered at build time: exactly the registry's ids and codes
+    expect(ex).toEqual(CHECKS.flatMap((c) => [c.id, ...Object.keys(c.codes)]));
+    expect(candidates((await arch(['__complete', 'doctor', '-o', ''])).stdout)).toEqual(['table', 'json', 'yaml']);
+    expect(candidates((await arch(['__complete', '--output=j'])).stdout)).toEqual(['--output=json']);
+    expect(candidates((await arch(['__complete', '--fail-on', 'w'])).stdout)).toEqual(['warning']);
+    expect(candidates((await arch(['__complete', 'completion', ''])).stdout)).toEqual(['bash', 'zsh', 'fish']);
+    // files where a flag takes a path: directive 0 lets the shell complete file names
+    expect((await arch(['__complete', '--snapshot', ''])).stdout).toBe(':0\n');
+  });
+
+  test('--context, --cluster, --user from the kubeconfig files (KUBECONFIG list, or --kubeconfig)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ka-compl-'));
+    const kc = (ctx: string[]) => `apiVersion: v1\nkind: Config\ncontexts:\n${ctx.map((c) => `- name: ${c}\n  context: {cluster: c-${c}, user: u-${c}}\n`).join('')}clusters:\n${ctx.map((c) => `- name: c-${c}\n  cluster: {server: "https://127.0.0.1:1"}\n`).join('')}users:\n${ctx.map((c) => `- name: u-${c}\n  user: {}\n`).join('')}`;
+    writeFileSync(join(dir, 'a'), kc(['prod-eu', 'prod-us']));
+    writeFileSync(join(dir, 'b'), kc(['staging']));
+    writeFileSync(join(dir, 'bad'), ': not yaml: [');
+    const env = { KUBECONFIG: [join(dir, 'a'), join(dir, 'missing'), join(dir, 'bad'), join(dir, 'b')].join(':') };
+    expect(candidates((await arch(['__complete', 'doctor', '--context', ''], env)).stdout)).toEqual(['prod-eu', 'prod-us', 'staging']);
+    expect(candidates((await arch(['__complete', '--context=prod'], env)).stdout)).toEqual(['--context=prod-eu', '--context=prod-us']);
+    expect(candidates((await arch(['__complete', '--cluster', 'c-s'], env)).stdout)).toEqual(['c-staging']);
+    expect(candidates((await arch(['__complete', '--kubeconfig', join(dir, 'b'), '--user', ''], env)).stdout)).toEqual(['u-staging']);
+  });
+
+  test('the real kubectl completes `kubectl arch` through bin/kubectl_complete-arch', async () => {
+    const r = await kubectl(['__complete', 'arch', 'explain', 'gitops']);
+    expect(r.stdout).toBe('gitops-orphans\tOrphans of deleted GitOps owners\n:4\n');
+    expect(candidates((await kubectl(['__complete', 'arch', 'q'])).stdout)).toEqual(['quorum']);
+  });
+
+  test('completion bash: the script completes kubectl-arch in bash', async () => {
+    const script = (await arch(['completion', 'bash'])).stdout;
+    const r = spawnSync('bash', ['-c', `${script}\nCOMP_WORDS=(kubectl-arch explain etcd); COMP_CWORD=2; _kubectl_arch; printf '%s\\n' "\${COMPREPLY[@]}"`], {
+      env: { ...process.env, PATH: `${ROOT}bin:${process.env.PATH}` },
+    });
+    expect(r.stdout.toString()).toBe('etcd-quorum\n');
+  });
+
+  test.each(['zsh', 'fish'])('completion %s: a script that the shell parses (where installed)', async (shell) => {
+    const script = (await arch(['completion', shell])).stdout;
+    expect(script).toContain('kubectl-arch __complete');
+    const which = spawnSync('sh', ['-c', `command -v ${shell}`]);
+    if (which.status !== 0) return; // not installed here: content checked above
+    const r = spawnSync(shell, ['-n'], { input: script });
+    expect(r.status).toBe(0);
+  });
+
+  test('an unknown shell is a usage error', async () => {
+    const r = await arch(['completion', 'tcsh']);
+    expect(r.code).toBe(2);
+  });
+});

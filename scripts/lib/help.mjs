@@ -1,0 +1,17 @@
+// Build-time renders for src/fast.ts and src/complete.ts. The top-level --help text, rendered by the built CLI (yargs) at the two widths src/fast.ts serves
+// without loading yargs: 100 (not a terminal) and 110 (a terminal at least 110 columns wide).
+import { execFileSync } from 'node:child_process';
+
+export function renderHelp(entry = 'dist/kubectl-arch.mjs') {
+  const help = {};
+  for (const width of [100, 110]) {
+    help[width] = execFileSync(process.execPath, [entry, '--help'], { env: { ...process.env, KUBECTL_ARCH_HELP_WIDTH: String(width) } }).toString();
+  }
+  return help;
+}
+
+/** The check ids and finding codes `explain` completes, from the built CLI (src/complete.ts). */
+export function renderExplain(entry = 'dist/kubectl-arch.mjs') {
+  const out = execFileSync(process.execPath, [entry, '__complete', 'explain', '']).toString();
+  return out.split('\n').filter((l) => l && !l.startsWith(':')).map((l) => { const [v, ...d] = l.split('\t'); return [v, d.join('\t')]; });
+}

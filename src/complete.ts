@@ -1,0 +1,144 @@
+// Shell completion without yargs or the Kubernetes client, in Cobra's `__complete` protocol, which
+// kubectl 1.26+ expects from a plugin's `kubectl_complete-<name>` helper: the words after the plugin
+// name, the last one being completed (possibly ""); the answer is one candidate a line
+// ("value<TAB>description") and a last line ":<directive>" (0 default: files too; 4 no files).
+// The commands and flags mirror src/cli.ts; a test keeps them equal to `--help`.
+import { readFileSync } from 'node:fs';
+
+const DEFAULT = 0, NO_FILES = 4;
+// check ids and finding codes with their titles, rendered from the registry at build time
+// (scripts/build.mjs) so completing `explain` loads no check code; null: import the registry
+declare const __EXPLAIN__: [string, string][] | null | undefined;
+const EXPLAIN: [string, string][] | null = typeof __EXPLAIN__ === 'object' ? __EXPLAIN__ : null;
+
+/** What `explain` completes: every check id and finding code, with its title. */
+export async function explainCandidates(): Promise<[string, string][]> {
+  if (EXPLAIN) return EXPLAIN;
+  const { CHECKS } = await import('./checks/registry.js');
+  return CHECKS.flatMap((c) => [[c.id, c.title] as [string, string], ...Object.entries(c.codes).map(([code, title]) => [code, String(title)] as [string, string])]);
+}
+
+const COMMANDS: [string, string][] = [
+  ['doctor', 'Run every check and print one report'],
+  ['snapshot', 'Save what the checks need to stdout, for --snapshot later'],
+  ['orphans', 'Objects left running by deleted Argo CD / Flux owners'],
+  ['quorum', 'etcd members and the quorum verdict'],
+  ['explain', 'Explain a check or finding code'],
+  ['rbac', 'Print the read-only ClusterRoles to apply'],
+  ['completion', 'Print a shell completion script (bash, zsh, fish)'],
+  ['version', 'Print the kubectl-arch version'],
+];
+
+interface Flag { name: string; alias?: string; desc: string; value?: 'files' | 'none' | 'context' | 'cluster' | 'user' | string[] }
+const GLOBAL: Flag[] = [
+  { name: 'kubeconfig', desc: 'Path to the kubeconfig file', value: 'files' },
+  { name: 'context', desc: 'kubeconfig context to use', value: 'context' },
+  { name: 'cluster', desc: 'kubeconfig cluster to use', value: 'cluster' },
+  { name: 'user', desc: 'kubeconfig user to use', value: 'user' },
+  { name: 'namespace', alias: 'n', desc: 'Limit namespaced objects to this namespace', value: 'none' },
+  { name: 'all-namespaces', alias: 'A', desc: 'All namespaces (the default)' },
+  { name: 'request-timeout', desc: 'Timeout per request, e.g. 30s', value: 'none' },
+  { name: 'deadline', desc: 'Time limit for the whole run', value: 'none' },
+  { name: 'snapshot', desc: 'Work offline on a snapshot FILE or DIR', value: 'files' },
+  { name: 'output', alias: 'o', desc: 'Output format', value: ['table', 'json', 'yaml'] },
+  { name: 'fail-on', desc: 'Exit 1 when a finding is at least this severe', value: ['none', 'warning', 'error'] },
+  { name: 'color', desc: 'Colour on a TTY' },
+  { name: 'no-color', desc: 'No colour' },
+  { name: 'verbose', alias: 'v', desc: 'Log every request to stderr' },
+  { name: 'help', alias: 'h', desc: 'Show help' },
+];
+const PER_COMMAND: Record<string, Flag[]> = {
+  doctor: [{ name: 'deep', desc: 'Also read kubelet configs through nodes/proxy' }],
+  snapshot: [{ name: 'deep', desc: 'Include what --deep checks read' }],
+  orphans: [{ name: 'cleanup-plan', desc: 'Print (never run) the kubectl delete commands' }],
+  quorum: [
+    { name: 'etcd-endpoints', desc: 'Comma-separated etcd client URLs to probe directly', value: 'none' },
+    { name: 'etcd-cacert', desc: 'CA bundle for the etcd endpoints', value: 'files' },
+    { name: 'etcd-cert', desc: 'Client certificate for etcd', value: 'files' },
+    { name: 'etcd-key', desc: 'Client key for etcd', value: 'files' },
+    { name: 'etcd-timeout', desc: 'Timeout per etcd endpoint', value: 'none' },
+  ],
+};
+export const SHELLS = ['bash', 'zsh', 'fish'];
+
+const flagsFor = (cmd: string | undefined): Flag[] => [...(cmd ? PER_COMMAND[cmd] ?? [] : []), ...GLOBAL];
+const findFlag = (word: string, cmd: string | undefined): Flag | undefined => {
+  const name = word.replace(/^--?/, '').replace(/=.*$/, '');
+  return flagsFor(cmd).find((f) => (word.startsWith('--') ? f.name === name : f.alias === name));
+};
+
+/** Names from the kubeconfig file(s) kubectl would read: --kubeconfig, else KUBECONFIG, else ~/.kube/config. */
+async function kubeconfigNames(words: string[], kind: 'contexts' | 'clusters' | 'users'): Promise<string[]> {
+  let explicit: string | undefined;
+  words.forEach((w, i) => {
+    if (w === '--kubeconfig') explicit = words[i + 1];
+    else if (w.startsWith('--kubeconfig=')) explicit = w.slice('--kubeconfig='.length);
+  });
+  const [{ kubeconfigPaths }, { load }] = await Promise.all([import('./cluster/kubeconfig.js'), import('js-yaml')]);
+  const names = new Set<string>();
+  for (const file of kubeconfigPaths({ kubeconfig: explicit })) {
+    try {
+      const doc = load(readFileSync(file, 'utf8').replace(/^\uFEFF/, '')) as Record<string, unknown> | null;
+      const list = doc?.[kind];
+      if (Array.isArray(list)) for (const e of list) if (typeof e?.name === 'string') names.add(e.name);
+    } catch { /* completion never fails: an unreadable file offers nothing */ }
+  }
+  return [...names];
+}
+
+async function values(flag: Flag, words: string[]): Promise<{ items: [string, string][]; directive: number }> {
+  const v = flag.value;
+  if (v === 'files') return { items: [], directive: DEFAULT };
+  if (Array.isArray(v)) return { items: v.map((x) => [x, '']), directive: NO_FILES };
+  if (v === 'context' || v === 'cluster' || v === 'user') {
+    return { items: (await kubeconfigNames(words, `${v}s` as 'contexts')).map((x) => [x, '']), directive: NO_FILES };
+  }
+  return { items: [], directive: NO_FILES };
+}
+
+/** Completions for `kubectl arch <args>`, the last arg being the word under the cursor. */
+export async function complete(args: string[]): Promise<string> {
+  const words = args.slice(0, -1);
+  const cur = args[args.length - 1] ?? '';
+  // the command and positionals: words that are neither flags nor a flag's value
+  const positionals: string[] = [];
+  let cmd: string | undefined;
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i] ?? '';
+    if (w.startsWith('-')) {
+      const f = findFlag(w, cmd);
+      if (f?.value && !w.includes('=')) i++; // skip its value
+      continue;
+    }
+    if (!cmd && COMMANDS.some(([c]) => c === w)) cmd = w;
+    else positionals.push(w);
+  }
+  let items: [string, string][] = [];
+  let directive = NO_FILES;
+  const prev = words[words.length - 1];
+  const prevFlag = prev?.startsWith('-') && !prev.includes('=') ? findFlag(prev, cmd) : undefined;
+  if (prevFlag?.value) {
+    ({ items, directive } = await values(prevFlag, words));
+  } else if (cur.startsWith('--') && cur.includes('=')) {
+    const f = findFlag(cur, cmd);
+    if (f?.value) {
+      const r = await values(f, words);
+      items = r.items.map(([v, d]) => [`${cur.slice(0, cur.indexOf('=') + 1)}${v}`, d]);
+      directive = r.directive;
+    }
+  } else if (cur.startsWith('-')) {
+    for (const f of flagsFor(cmd)) {
+      items.push([`--${f.name}`, f.desc]);
+      if (f.alias && cur.length <= 2) items.push([`-${f.alias}`, f.desc]);
+    }
+  } else if (!cmd) {
+    items = COMMANDS;
+  } else if (cmd === 'explain' && positionals.length === 0) {
+    items = await explainCandidates();
+  } else if (cmd === 'completion' && positionals.length === 0) {
+    items = SHELLS.map((s) => [s, '']);
+  }
+  const clean = (s: string) => s.replace(/[\t\n]/g, ' ');
+  const lines = items.filter(([v]) => v.startsWith(cur)).map(([v, d]) => (d ? `${clean(v)}\t${clean(d)}` : clean(v)));
+  return [...lines, `:${directive}`].join('\n') + '\n';
+}
