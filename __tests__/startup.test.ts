@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { etcdQuorum } from '../src/checks/etcd-quorum.js';
 import { CHECKS } from '../src/checks/registry.js';
 import { arch, kubectl, ROOT } from './helpers/run.js';
 
@@ -50,7 +51,7 @@ describe('completion', () => {
   test('explain completes check ids and finding codes; -o and --fail-on their values', async () => {
     const ex = candidates((await arch(['__complete', 'explain', ''])).stdout);
     expect(ex).toEqual(expect.arrayContaining(['immutable-retry-loop', 'gitops-orphans', 'etcd-quorum', 'ARCH-RL01', 'ARCH-OR06', 'ARCH-EQ07']));
-    expect(candidates((await arch(['__complete', 'explain', 'ARCH-EQ0'])).stdout)).toHaveLength(7);
+    expect(candidates((await arch(['__complete', 'explain', 'ARCH-EQ0'])).stdout)).toEqual(Object.keys(etcdQuorum.codes).filter((k) => k.startsWith('ARCH-EQ0')));
     // rendered at build time: exactly the registry's ids and codes
     expect(ex).toEqual(CHECKS.flatMap((c) => [c.id, ...Object.keys(c.codes)]));
     expect(candidates((await arch(['__complete', 'doctor', '-o', ''])).stdout)).toEqual(['table', 'json', 'yaml']);
