@@ -1,6 +1,8 @@
 import { describe, expect, test } from '@jest/globals';
 import { parseDuration } from '../src/commands/common.js';
-import { exitCodeFor } from '../src/commands/doctor.js';
+import { exitFor } from '../src/commands/common.js';
+import { worst } from '../src/render/report.js';
+const exitCodeFor = (r: Report, failOn: 'none' | 'warning' | 'error'): number => exitFor(worst(r.checks), failOn);
 import { wantColor, makeStyle } from '../src/render/style.js';
 import type { Report } from '../src/render/report.js';
 

@@ -9,7 +9,7 @@ import { loadSnapshot } from '../src/snapshot/load.js';
 import { EXAMPLE, obj } from './helpers/fixtures.js';
 
 
-// the API server's words (REFERENCE.md §1; the e2e suite proves them against a real kube-apiserver)
+// the API server's words (kubernetes pkg/apis/core/validation, pkg/apis/apps/validation; the e2e suite proves them against a real kube-apiserver)
 const SVC_MSG = 'Service "kube-dns" is invalid: spec.clusterIPs[0]: Invalid value: ["169.254.20.10"]: may not change once set';
 const DEPLOY_MSG = 'Deployment.apps "web" is invalid: spec.selector: Invalid value: {"matchLabels":{"app":"web2"}}: field is immutable';
 const STS_MSG = "StatefulSet.apps \"db\" is invalid: spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden";

@@ -2,11 +2,13 @@
 // objects (pods, services, configmaps, events, tracked Deployments, Argo CD Applications) across 200
 // namespaces. Measures, in the same run: doctor and orphans wall time, peak RSS and request count
 // (from the audit log), against the lower bound: the same client listing the same types metadata-only
-// with nothing else done (`orphans --list-only`). Prints a table; asserts nothing.
+// with nothing else done (scripts/list-only.ts). Prints a table; asserts nothing.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadAll } from 'js-yaml';
 import { readAudit, startControlPlane, USERS } from './lib/cluster.mjs';
+import { listOnlyCommand } from '../scripts/lib/list-only.mjs';
+const LIST_ONLY = await listOnlyCommand();
 
 const SIZES = (process.env.BENCH_SIZES ?? '10000,50000').split(',').map(Number);
 const NS = Number(process.env.BENCH_NAMESPACES ?? 200);
@@ -71,7 +73,8 @@ try {
   const runOnce = (args) => new Promise((resolve) => {
     const before = readAudit(cp.auditLog).filter((e) => e.user?.username === USERS.reader.name).length;
     const t0 = process.hrtime.bigint();
-    const p = spawn('/usr/bin/time', ['-f', '%M', BIN, ...args, '--kubeconfig', cp.kubeconfig, '--context', 'reader', '-o', 'json', '--fail-on', 'none'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const cmd = args[0] === 'list-only' ? LIST_ONLY : [BIN, ...args];
+    const p = spawn('/usr/bin/time', ['-f', '%M', ...cmd, '--kubeconfig', cp.kubeconfig, '--context', 'reader', '-o', 'json', '--fail-on', 'none'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     p.stdout.on('data', (d) => { out += d; });
@@ -87,7 +90,7 @@ try {
   for (const size of SIZES) {
     await fill(size);
     const res = {};
-    for (const [name, args] of [['lower bound (list-only, metadata)', ['orphans', '--list-only']], ['kubectl arch doctor', ['doctor']], ['kubectl arch orphans', ['orphans']]]) {
+    for (const [name, args] of [['lower bound (list-only, metadata)', ['list-only']], ['kubectl arch doctor', ['doctor']], ['kubectl arch orphans', ['orphans']]]) {
       await runOnce(args);
       const rs = [];
       for (let i = 0; i < RUNS; i++) rs.push(await runOnce(args));

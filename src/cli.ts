@@ -46,9 +46,7 @@ export async function main(argv = hideBin(process.argv)): Promise<number> {
       .option('deep', { type: 'boolean', default: false, describe: 'Include what --deep checks read' }),
     run(async () => (await import('./commands/snapshot.js')).snapshot))
     .command('orphans', 'Objects left running by deleted Argo CD / Flux owners, grouped by former owner', (y) => y
-      .option('cleanup-plan', { type: 'boolean', default: false, describe: 'Print (never run) the kubectl delete commands, in a safe order' })
-      // benchmark lower bound: the same discovery and metadata-only lists, nothing else (scripts/bench-orphans.mjs)
-      .option('list-only', { type: 'boolean', default: false, hidden: true }),
+      .option('cleanup-plan', { type: 'boolean', default: false, describe: 'Print (never run) the kubectl delete commands, in a safe order' }),
     run(async () => (await import('./commands/orphans.js')).orphans))
     .command('quorum', 'etcd members and the quorum verdict (through the API, or ask etcd itself with --etcd-endpoints)', (y) => y
       .option('etcd-endpoints', { type: 'string', describe: 'Comma-separated etcd client URLs to probe directly (read-only RPCs: member list, status, alarms)' })

@@ -1,5 +1,7 @@
 // What the cluster is: distribution, version, nodes and roles, runtimes. Heads every report.
-// Says "unknown" rather than guess (fingerprints: REFERENCE.md §3–4).
+// Says "unknown" rather than guess. Signals: K3s/RKE2/k0s kubelet version suffixes and providerIDs, managed-cloud
+// node labels (eks.amazonaws.com/nodegroup, cloud.google.com/gke-nodepool, kubernetes.azure.com/cluster), Talos
+// pods managed-by Talos, kubeadm-config and kubeadm.kubernetes.io annotations, OpenShift's etcd operator.
 import type { KObject } from './model.js';
 import { CONFIGMAPS, R } from './resources.js';
 import type { Snapshot } from './snapshot/snapshot.js';

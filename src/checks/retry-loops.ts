@@ -245,9 +245,17 @@ export const retryLoops = defineCheck({
     const notes: string[] = [];
     const events = normaliseEvents(snap.of(R.events), snap.of(R.eventsV1));
     const apps = snap.of(R.argoApplications);
-    const byKey = new Map<string, KObject>();
-    for (const o of snap.all()) byKey.set(`${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`, o);
-    const lookup = (kind: string, ns: string | undefined, name: string): KObject | undefined => byKey.get(`${kind}/${ns ?? ''}/${name}`);
+    // rejected objects are few: index a kind only when one of its objects is looked up
+    const byKind = new Map<string, Map<string, KObject>>();
+    const lookup = (kind: string, ns: string | undefined, name: string): KObject | undefined => {
+      let m = byKind.get(kind);
+      if (!m) {
+        m = new Map();
+        for (const [key, items] of snap.lists()) if (key === kind || key.startsWith(`${kind}.`)) for (const o of items) m.set(`${o.metadata.namespace ?? ''}/${o.metadata.name}`, o);
+        byKind.set(kind, m);
+      }
+      return m.get(`${ns ?? ''}/${name}`);
+    };
     const loops = findLoops({ events, apps, flux: [...snap.of(R.fluxKustomizations), ...snap.of(R.fluxHelmReleases)], lookup, now: ctx.now });
     const pvs = new Map(snap.of(R.persistentvolumes).map((p) => [p.metadata.name, p] as const));
     const advice: AdviceContext = {

@@ -21,9 +21,7 @@ export const collect = (deep: boolean): { needs: Need[]; extra: { allTypes: bool
   needs: allNeeds(), extra: { allTypes: CHECKS.some((c) => c.allTypes), nodeGets: deep ? CHECKS.flatMap((c) => c.deep ?? []) : [] },
 });
 
-export function exitCodeFor(report: Report, failOn: GlobalArgs['fail-on']): number {
-  return exitFor(worst(report.checks), failOn);
-}
+
 
 export async function doctor(args: DoctorArgs): Promise<number> {
   const { needs, extra } = collect(Boolean(args.deep));
@@ -44,5 +42,5 @@ export async function doctor(args: DoctorArgs): Promise<number> {
   } else {
     await printStructured(report, args.output);
   }
-  return exitCodeFor(report, args['fail-on']);
+  return exitFor(worst(report.checks), args['fail-on']);
 }

@@ -1,6 +1,5 @@
 // `kubectl arch orphans`: what deleted GitOps owners left running, in depth.
 import { deletingFinding, elsewhereFinding, gitopsOrphans, groupFinding } from '../checks/gitops-orphans.js';
-import { EXIT } from '../errors.js';
 import { FINGERPRINT_NEEDS } from '../fingerprint.js';
 import { worstRank } from '../model.js';
 import { cleanupPlan } from '../orphans/plan.js';
@@ -11,12 +10,7 @@ import { renderOrphans } from '../render/orphans.js';
 import { printStructured } from './output.js';
 import { evidenceTime } from '../checks/run.js';
 
-export async function orphans(args: GlobalArgs & { 'cleanup-plan'?: boolean; 'list-only'?: boolean }): Promise<number> {
-  if (args['list-only']) {
-    const { snap } = await acquire(args, [], { allTypes: true });
-    process.stdout.write(JSON.stringify({ objects: snap.count(), types: snap.kinds().length }) + '\n');
-    return EXIT.OK;
-  }
+export async function orphans(args: GlobalArgs & { 'cleanup-plan'?: boolean }): Promise<number> {
   const { snap, source } = await acquire(args, [...FINGERPRINT_NEEDS, ...gitopsOrphans.needs], { allTypes: true });
   const rep = scanOrphans(snap);
   const now = evidenceTime(snap);
