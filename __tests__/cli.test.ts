@@ -24,7 +24,8 @@ describe('CLI basics', () => {
     expect(JSON.parse(j.stdout).version).toMatch(/\d+\.\d+\.\d+/);
     const h = await arch(['--help']);
     expect(h.code).toBe(0);
-    for (const c of ['doctor', 'snapshot', 'explain', 'version', '--kubeconfig', '--context', '--fail-on', '--snapshot', 'Exit codes']) expect(h.stdout).toContain(c);
+    for (const c of ['doctor', 'snapshot', 'explain', 'version', '--kubeconfig', '--context', '--fail-on', '--snapshot', 'Exit codes'])
+      expect(h.stdout).toContain(c);
     expect(h.stdout).toContain('kubectl arch <command>');
   });
 
@@ -105,16 +106,22 @@ describe('against a cluster', () => {
     const r = await arch(['doctor', '--deep', '--kubeconfig', srv.kubeconfigPath, '-o', 'json', '--fail-on', 'none']);
     const rep = JSON.parse(r.stdout);
     expect(srv.requests.filter((q) => q.path.endsWith('/proxy/configz'))).toHaveLength(6);
-    expect(rep.checks.find((c: { id: string }) => c.id === 'immutable-retry-loop').findings.map((f: { code: string }) => f.code)).not.toContain('ARCH-RL07');
+    expect(
+      rep.checks.find((c: { id: string }) => c.id === 'immutable-retry-loop').findings.map((f: { code: string }) => f.code),
+    ).not.toContain('ARCH-RL07');
     srv.faults.kubeletDNS = { david: ['10.43.99.99'] };
     const r2 = JSON.parse((await arch(['doctor', '--deep', '--kubeconfig', srv.kubeconfigPath, '-o', 'json', '--fail-on', 'none'])).stdout);
     delete srv.faults.kubeletDNS;
-    const f = r2.checks.find((c: { id: string }) => c.id === 'immutable-retry-loop').findings.find((x: { code: string }) => x.code === 'ARCH-RL07');
+    const f = r2.checks
+      .find((c: { id: string }) => c.id === 'immutable-retry-loop')
+      .findings.find((x: { code: string }) => x.code === 'ARCH-RL07');
     expect(f.title).toMatch(/nameserver 10\.43\.99\.99, which no Service owns/);
     srv.faults.forbidden = new Set(['nodes/proxy']);
     const r3 = JSON.parse((await arch(['doctor', '--deep', '--kubeconfig', srv.kubeconfigPath, '-o', 'json', '--fail-on', 'none'])).stdout);
     delete srv.faults.forbidden;
-    expect(r3.checks.find((c: { id: string }) => c.id === 'immutable-retry-loop').notes.join()).toMatch(/forbidden: needs get nodes\/proxy/);
+    expect(r3.checks.find((c: { id: string }) => c.id === 'immutable-retry-loop').notes.join()).toMatch(
+      /forbidden: needs get nodes\/proxy/,
+    );
   });
 
   test('-v logs every request (method, path, status, ms) to stderr', async () => {
@@ -126,7 +133,10 @@ describe('against a cluster', () => {
   test('unreachable server exits 3 with one line and a hint', async () => {
     const dir = tempDir();
     const kc = join(dir, 'kc');
-    writeFileSync(kc, 'apiVersion: v1\nkind: Config\ncurrent-context: x\nclusters:\n- name: x\n  cluster: {server: "https://127.0.0.1:1"}\nusers:\n- name: x\n  user: {token: t}\ncontexts:\n- name: x\n  context: {cluster: x, user: x}\n');
+    writeFileSync(
+      kc,
+      'apiVersion: v1\nkind: Config\ncurrent-context: x\nclusters:\n- name: x\n  cluster: {server: "https://127.0.0.1:1"}\nusers:\n- name: x\n  user: {token: t}\ncontexts:\n- name: x\n  context: {cluster: x, user: x}\n',
+    );
     const r = await arch(['doctor', '--kubeconfig', kc]);
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/^error: cannot connect to https:\/\/127\.0\.0\.1:1: connection refused\n\s+hint:/);

@@ -68,8 +68,12 @@ describe('cluster client', () => {
     expect(cms.find((c) => c.metadata.name === 'cluster-dns')?.data).toEqual({ clusterDNS: '10.43.0.10', clusterDomain: 'cluster.local' });
     expect(cms.find((c) => c.metadata.name === 'argocd-cm')?.data).toBeDefined();
     expect(cms.find((c) => c.metadata.name === 'blog-config')?.data).toBeUndefined();
-    expect(srv.requests.filter((r) => /\/configmaps\/[^?]+$/.test(r.path)).map((r) => r.path).sort())
-      .toEqual(['/api/v1/namespaces/argocd/configmaps/argocd-cm', '/api/v1/namespaces/kube-system/configmaps/cluster-dns']);
+    expect(
+      srv.requests
+        .filter((r) => /\/configmaps\/[^?]+$/.test(r.path))
+        .map((r) => r.path)
+        .sort(),
+    ).toEqual(['/api/v1/namespaces/argocd/configmaps/argocd-cm', '/api/v1/namespaces/kube-system/configmaps/cluster-dns']);
   });
 
   test('discovery: every listable type, preferred versions, metadata only, never Secrets', async () => {
@@ -96,13 +100,21 @@ describe('cluster client', () => {
     const evReqs = srv.requests.filter((r) => r.path.startsWith('/api/v1/events'));
     expect(evReqs.map((r) => new URL(r.path, 'https://x').searchParams.get('fieldSelector'))).toEqual(R.events.fieldSelectors);
     // the K3s addon events (Warning and Normal) are kept, no duplicates
-    expect(s.of(R.events).map((e) => e.reason).sort()).toEqual(['AppliedManifest', 'ApplyManifestFailed', 'ApplyingManifest']);
+    expect(
+      s
+        .of(R.events)
+        .map((e) => e.reason)
+        .sort(),
+    ).toEqual(['AppliedManifest', 'ApplyManifestFailed', 'ApplyingManifest']);
   });
 
   test('with discovery, a named need follows the served version of its type', async () => {
     const c = await client();
     const old = EXAMPLE_TYPES.map((t) => (t.kind === 'Application' ? { ...t, version: 'v1beta1' } : t));
-    srv.setObjects(old, objects.map((o) => (o.kind === 'Application' ? { ...o, apiVersion: 'argoproj.io/v1beta1' } : o)));
+    srv.setObjects(
+      old,
+      objects.map((o) => (o.kind === 'Application' ? { ...o, apiVersion: 'argoproj.io/v1beta1' } : o)),
+    );
     try {
       const s = await fetchSnapshot(c, [R.argoApplications], { server: srv.url, allTypes: true });
       expect(s.of(R.argoApplications)).toHaveLength(5);
@@ -210,10 +222,16 @@ describe('cluster client', () => {
     const { join } = await import('node:path');
     const dir = tempDir();
     const plugin = join(dir, 'get-token');
-    writeFileSync(plugin, `#!/bin/sh\necho '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"${srv.token}"}}'\n`);
+    writeFileSync(
+      plugin,
+      `#!/bin/sh\necho '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"${srv.token}"}}'\n`,
+    );
     chmodSync(plugin, 0o755);
     const kc = join(dir, 'kubeconfig');
-    writeFileSync(kc, `apiVersion: v1\nkind: Config\ncurrent-context: exec\nclusters:\n- name: c\n  cluster:\n    server: ${srv.url}\n    certificate-authority: ${srv.certs.caFile}\nusers:\n- name: u\n  user:\n    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: ${plugin}\n      interactiveMode: Never\ncontexts:\n- name: exec\n  context: {cluster: c, user: u}\n`);
+    writeFileSync(
+      kc,
+      `apiVersion: v1\nkind: Config\ncurrent-context: exec\nclusters:\n- name: c\n  cluster:\n    server: ${srv.url}\n    certificate-authority: ${srv.certs.caFile}\nusers:\n- name: u\n  user:\n    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: ${plugin}\n      interactiveMode: Never\ncontexts:\n- name: exec\n  context: {cluster: c, user: u}\n`,
+    );
     const c = await connect(resolveConfig({ kubeconfig: kc }), DEFAULT_CLIENT_OPTIONS);
     const s = await fetchSnapshot(c, [R.nodes], { server: srv.url });
     c.close();

@@ -29,7 +29,10 @@ describe('flags and exit codes', () => {
   });
 
   test('--fail-on maps the worst finding to the documented exit code', () => {
-    const rep = (sev: string | null): Report => ({ checks: [{ id: 'c', title: 't', status: sev ? 'findings' : 'passed', notes: [], findings: sev ? [{ severity: sev }] : [] }] } as unknown as Report);
+    const rep = (sev: string | null): Report =>
+      ({
+        checks: [{ id: 'c', title: 't', status: sev ? 'findings' : 'passed', notes: [], findings: sev ? [{ severity: sev }] : [] }],
+      }) as unknown as Report;
     expect(exitCodeFor(rep(null), 'error')).toBe(0);
     expect(exitCodeFor(rep('warning'), 'error')).toBe(0);
     expect(exitCodeFor(rep('warning'), 'warning')).toBe(1);

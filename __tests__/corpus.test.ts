@@ -19,8 +19,12 @@ interface Expected {
   mustNot?: Array<{ code?: string; phrase?: string }>;
 }
 
-const cases = readdirSync(CORPUS, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
-const objText = (o: { kind: string; namespace?: string; name: string }): string => `${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}`;
+const cases = readdirSync(CORPUS, { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name)
+  .sort();
+const objText = (o: { kind: string; namespace?: string; name: string }): string =>
+  `${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}`;
 const words = (f: Finding): string => [f.title, f.message, ...(f.fix ?? [])].join('\n');
 
 test('the corpus holds the real cases each check is held to', () => {
@@ -31,10 +35,12 @@ test('the corpus holds the real cases each check is held to', () => {
   expect(byPrefix.get('eq') ?? 0).toBeGreaterThanOrEqual(10);
   // true negatives: cases where a check must stay quiet (no finding at warning or above is expected)
   for (const prefix of ['rl', 'or', 'eq']) {
-    const negatives = cases.filter((c) => c.startsWith(`${prefix}-`)).filter((c) => {
-      const exp = load(readFileSync(join(CORPUS, c, 'expected.yaml'), 'utf8')) as Expected;
-      return (exp.findings ?? []).every((f) => f.severity === 'info');
-    });
+    const negatives = cases
+      .filter((c) => c.startsWith(`${prefix}-`))
+      .filter((c) => {
+        const exp = load(readFileSync(join(CORPUS, c, 'expected.yaml'), 'utf8')) as Expected;
+        return (exp.findings ?? []).every((f) => f.severity === 'info');
+      });
     expect([prefix, negatives.length >= 4]).toEqual([prefix, true]);
   }
 });
@@ -54,14 +60,21 @@ describe.each(cases)('%s', (name) => {
     const r = result!;
     if (exp.status) expect([r.status, r.reason]).toEqual([exp.status, r.reason]);
     for (const want of exp.findings ?? []) {
-      const match = r.findings.find((f) => f.code === want.code
-        && (!want.severity || f.severity === want.severity)
-        && (!want.state || f.evidence.state === want.state)
-        && (want.objects ?? []).every((o) => f.objects.map(objText).includes(o))
-        && (want.text ?? []).every((t) => words(f).includes(t)));
+      const match = r.findings.find(
+        (f) =>
+          f.code === want.code &&
+          (!want.severity || f.severity === want.severity) &&
+          (!want.state || f.evidence.state === want.state) &&
+          (want.objects ?? []).every((o) => f.objects.map(objText).includes(o)) &&
+          (want.text ?? []).every((t) => words(f).includes(t)),
+      );
       if (!match) {
-        const seen = r.findings.map((f) => `${f.code} ${f.severity} ${String(f.evidence.state ?? '')} [${f.objects.map(objText).join(', ')}] ${f.title}`);
-        throw new Error(`missing ${JSON.stringify(want)}\nfound:\n  ${seen.join('\n  ') || '(none)'}\nstatus: ${r.status} ${r.reason ?? ''}`);
+        const seen = r.findings.map(
+          (f) => `${f.code} ${f.severity} ${String(f.evidence.state ?? '')} [${f.objects.map(objText).join(', ')}] ${f.title}`,
+        );
+        throw new Error(
+          `missing ${JSON.stringify(want)}\nfound:\n  ${seen.join('\n  ') || '(none)'}\nstatus: ${r.status} ${r.reason ?? ''}`,
+        );
       }
     }
     for (const no of exp.mustNot ?? []) {

@@ -5,6 +5,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build, files } from '../src/scenarios/index.js';
 import { allScenarios } from './helpers/scenarios.js';
+import { ROOT } from './helpers/run.js';
+import { CHECKS } from '../src/checks/registry.js';
+import { withChecksTable } from '../src/checks/docs.js';
 import { EXAMPLE } from './helpers/fixtures.js';
 
 test('examples/field-notes-k3s is what npm run gen writes from the scenario declarations', async () => {
@@ -13,4 +16,10 @@ test('examples/field-notes-k3s is what npm run gen writes from the scenario decl
   const want = files(build(example));
   expect(readdirSync(EXAMPLE).sort()).toEqual([...want.keys()].sort());
   for (const [f, text] of want) expect([f, readFileSync(join(EXAMPLE, f), 'utf8') === text]).toEqual([f, true]);
+});
+
+test("the README's checks table is generated from the checks' own docs (npm run gen)", () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  expect(withChecksTable(readme, CHECKS)).toBe(readme);
+  for (const c of CHECKS) expect(readme).toContain(`| \`${c.id}\` | ${c.docs.summary} |`);
 });

@@ -37,12 +37,17 @@ beforeEach(() => {
 /** A kubeconfig for the test server with the given user entry. */
 function kubeconfig(user: unknown, server = srv.url): string {
   const f = join(tmp(), 'kubeconfig');
-  writeFileSync(f, JSON.stringify({
-    apiVersion: 'v1', kind: 'Config', 'current-context': 'c',
-    clusters: [{ name: 'c', cluster: { server, 'certificate-authority': srv.certs.caFile } }],
-    users: [{ name: 'u', user }],
-    contexts: [{ name: 'c', context: { cluster: 'c', user: 'u' } }],
-  }));
+  writeFileSync(
+    f,
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      'current-context': 'c',
+      clusters: [{ name: 'c', cluster: { server, 'certificate-authority': srv.certs.caFile } }],
+      users: [{ name: 'u', user }],
+      contexts: [{ name: 'c', context: { cluster: 'c', user: 'u' } }],
+    }),
+  );
   return f;
 }
 
@@ -97,8 +102,14 @@ describe('credentials never silently become anonymous', () => {
 
   test('an exec plugin that returns no token is an error, not an anonymous request', async () => {
     const plugin = join(tmp(), 'empty-cred.sh');
-    writeFileSync(plugin, '#!/bin/sh\necho \'{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{}}\'\n', { mode: 0o755 });
-    const r = await arch(['doctor', '--kubeconfig', kubeconfig({ exec: { apiVersion: 'client.authentication.k8s.io/v1', command: plugin } })]);
+    writeFileSync(plugin, '#!/bin/sh\necho \'{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{}}\'\n', {
+      mode: 0o755,
+    });
+    const r = await arch([
+      'doctor',
+      '--kubeconfig',
+      kubeconfig({ exec: { apiVersion: 'client.authentication.k8s.io/v1', command: plugin } }),
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/returned no token and no client certificate/);
     expect(srv.requests).toHaveLength(0);
@@ -127,7 +138,10 @@ describe('exec plugins and Ctrl-C', () => {
     const pidFile = join(d, 'pid');
     const plugin = join(d, 'hang.sh');
     writeFileSync(plugin, `#!/bin/sh\necho $$ > ${pidFile}\nexec sleep 1000\n`, { mode: 0o755 });
-    return { cfg: kubeconfig({ exec: { apiVersion: 'client.authentication.k8s.io/v1', command: plugin, interactiveMode: 'Never' } }), pidFile };
+    return {
+      cfg: kubeconfig({ exec: { apiVersion: 'client.authentication.k8s.io/v1', command: plugin, interactiveMode: 'Never' } }),
+      pidFile,
+    };
   };
 
   test('a hanging exec plugin is stopped at the deadline and killed', async () => {
@@ -141,7 +155,10 @@ describe('exec plugins and Ctrl-C', () => {
 
   test('SIGINT ends the run promptly and kills the plugin', async () => {
     const { cfg, pidFile } = hanging();
-    const child = spawn(BIN, ['doctor', '--kubeconfig', cfg, '--deadline', '10m'], { stdio: 'ignore', env: { ...process.env, KUBECONFIG: '/nonexistent' } });
+    const child = spawn(BIN, ['doctor', '--kubeconfig', cfg, '--deadline', '10m'], {
+      stdio: 'ignore',
+      env: { ...process.env, KUBECONFIG: '/nonexistent' },
+    });
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
     await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '');
     const pid = Number(readFileSync(pidFile, 'utf8'));
@@ -152,7 +169,10 @@ describe('exec plugins and Ctrl-C', () => {
 
   test('SIGINT during a slow fetch exits 130 instead of waiting for the server', async () => {
     srv.faults.slow = { resource: 'pods', ms: 120_000 };
-    const child = spawn(BIN, ['doctor', '--kubeconfig', srv.kubeconfigPath], { stdio: 'ignore', env: { ...process.env, KUBECONFIG: '/nonexistent' } });
+    const child = spawn(BIN, ['doctor', '--kubeconfig', srv.kubeconfigPath], {
+      stdio: 'ignore',
+      env: { ...process.env, KUBECONFIG: '/nonexistent' },
+    });
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
     await waitFor(() => srv.requests.some((q) => q.path.includes('/pods')));
     child.kill('SIGINT');
@@ -163,7 +183,11 @@ describe('exec plugins and Ctrl-C', () => {
 describe('the spinner', () => {
   // `script` gives the CLI a real terminal; stty sets the width the terminal reports
   const inTerminal = (cols: number): Promise<{ stdout: string }> =>
-    run('/usr/bin/script', ['-qec', `stty cols ${cols} rows 24; ${BIN} doctor --kubeconfig ${srv.kubeconfigPath} --fail-on none >/dev/null`, '/dev/null'], { TERM: 'xterm' });
+    run(
+      '/usr/bin/script',
+      ['-qec', `stty cols ${cols} rows 24; ${BIN} doctor --kubeconfig ${srv.kubeconfigPath} --fail-on none >/dev/null`, '/dev/null'],
+      { TERM: 'xterm' },
+    );
 
   test('draws on a normal terminal (so the next test can see its absence)', async () => {
     srv.faults.slow = { resource: 'pods', ms: 1500 };
@@ -180,17 +204,15 @@ describe('the spinner', () => {
 });
 
 describe('usage errors never reach the cluster', () => {
-  test.each([
-    [['doctor', '--bogus-flag']],
-    [['doctor', '-o', 'xml']],
-    [['orphans', '--fail-on', 'sometimes']],
-    [['quorum', '--no-such']],
-  ])('%j exits 2 with no request sent', async (args) => {
-    const r = await arch([...args, '--kubeconfig', srv.kubeconfigPath]);
-    expect(r.code).toBe(2);
-    expect(r.stdout).toBe('');
-    expect(srv.requests).toHaveLength(0);
-  });
+  test.each([[['doctor', '--bogus-flag']], [['doctor', '-o', 'xml']], [['orphans', '--fail-on', 'sometimes']], [['quorum', '--no-such']]])(
+    '%j exits 2 with no request sent',
+    async (args) => {
+      const r = await arch([...args, '--kubeconfig', srv.kubeconfigPath]);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(srv.requests).toHaveLength(0);
+    },
+  );
 
   test('--etcd-timeout zz names --etcd-timeout', async () => {
     const r = await arch(['quorum', '--etcd-endpoints', 'http://127.0.0.1:1', '--etcd-timeout', 'zz']);
@@ -236,7 +258,8 @@ describe('a server that misbehaves', () => {
   });
 
   test('etcd failing in /readyz: a critical finding at the top, lists from the watch cache, exit 1', async () => {
-    srv.faults.readyz = '[+]ping ok\n[-]etcd failed: reason withheld\n[+]poststarthook/start-apiextensions-controllers ok\nreadyz check failed\n';
+    srv.faults.readyz =
+      '[+]ping ok\n[-]etcd failed: reason withheld\n[+]poststarthook/start-apiextensions-controllers ok\nreadyz check failed\n';
     const r = await arch(['doctor', '--kubeconfig', srv.kubeconfigPath, '-o', 'json']);
     expect(r.code).toBe(1);
     const rep = JSON.parse(r.stdout);
@@ -253,7 +276,9 @@ describe('a server that misbehaves', () => {
 
   test('etcd fails after /readyz said ok: a stalled quorum read makes it ask again, and lists move to the cache', async () => {
     srv.faults.quorumHang = true;
-    setTimeout(() => { srv.faults.readyz = '[+]ping ok\n[-]etcd failed: reason withheld\nreadyz check failed\n'; }, 500);
+    setTimeout(() => {
+      srv.faults.readyz = '[+]ping ok\n[-]etcd failed: reason withheld\nreadyz check failed\n';
+    }, 500);
     const r = await arch(['doctor', '--kubeconfig', srv.kubeconfigPath, '-o', 'json']);
     expect(r.code).toBe(1);
     const rep = JSON.parse(r.stdout);
@@ -278,27 +303,70 @@ describe('a server that misbehaves', () => {
 });
 
 describe('snapshots are safe to send', () => {
-  const SECRETS = ['s3cr3t-oidc-client', 'hunter2-helm-values', 'p4ss-flux-values', 'tok-k3s-node-args', 'env-k3s-token',
-    'last-applied-pw', 'helmchart-values-pw', 'daemonset-env-pw', 'kubeadm-oidc-secret', 'applied-objectset-pw', 'flux-substitute-pw', 'argocd-repo-pw'];
+  const SECRETS = [
+    's3cr3t-oidc-client',
+    'hunter2-helm-values',
+    'p4ss-flux-values',
+    'tok-k3s-node-args',
+    'env-k3s-token',
+    'last-applied-pw',
+    'helmchart-values-pw',
+    'daemonset-env-pw',
+    'kubeadm-oidc-secret',
+    'applied-objectset-pw',
+    'flux-substitute-pw',
+    'argocd-repo-pw',
+  ];
 
   test('no planted secret comes out of `kubectl arch snapshot`', async () => {
     const objects = exampleObjects().map((o) => JSON.parse(JSON.stringify(o)) as KObject);
     const cm = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'argocd-cm')!;
-    cm.data = { ...(cm.data ?? {}), 'oidc.config': 'clientSecret: s3cr3t-oidc-client', 'repositories': 'password: argocd-repo-pw' };
+    cm.data = { ...(cm.data ?? {}), 'oidc.config': 'clientSecret: s3cr3t-oidc-client', repositories: 'password: argocd-repo-pw' };
     const node = objects.find((o) => o.kind === 'Node')!;
-    node.metadata.annotations = { ...node.metadata.annotations, 'k3s.io/node-args': '["server","--token","tok-k3s-node-args","--cluster-init"]', 'k3s.io/node-env': '{"K3S_TOKEN":"env-k3s-token"}' };
+    node.metadata.annotations = {
+      ...node.metadata.annotations,
+      'k3s.io/node-args': '["server","--token","tok-k3s-node-args","--cluster-init"]',
+      'k3s.io/node-env': '{"K3S_TOKEN":"env-k3s-token"}',
+    };
     const svc = objects.find((o) => o.kind === 'Service')!;
-    svc.metadata.annotations = { ...svc.metadata.annotations, 'kubectl.kubernetes.io/last-applied-configuration': '{"password":"last-applied-pw"}' };
+    svc.metadata.annotations = {
+      ...svc.metadata.annotations,
+      'kubectl.kubernetes.io/last-applied-configuration': '{"password":"last-applied-pw"}',
+    };
     const app = objects.find((o) => o.kind === 'Application')!;
     app.spec = { ...app.spec, source: { ...(app.spec.source ?? {}), helm: { values: 'password: hunter2-helm-values' } } };
-    objects.push(obj('helm.cattle.io/v1', 'HelmChart', 'traefik', 'kube-system', {
-      metadata: { name: 'traefik', namespace: 'kube-system', annotations: { 'objectset.rio.cattle.io/applied': '{"spec":{"valuesContent":"applied-objectset-pw"}}' } },
-      spec: { chart: 'traefik', valuesContent: 'adminPassword: helmchart-values-pw' } }));
-    objects.push(obj('apps/v1', 'DaemonSet', 'agent', 'kube-system', { spec: { template: { spec: { containers: [{ name: 'a', env: [{ name: 'PW', value: 'daemonset-env-pw' }] }] } } } }));
-    objects.push(obj('v1', 'ConfigMap', 'kubeadm-config', 'kube-system', { data: { ClusterConfiguration: 'apiServer:\n  extraArgs:\n    oidc-client-secret: kubeadm-oidc-secret\netcd:\n  local:\n    dataDir: /var/lib/etcd\n' } }));
+    objects.push(
+      obj('helm.cattle.io/v1', 'HelmChart', 'traefik', 'kube-system', {
+        metadata: {
+          name: 'traefik',
+          namespace: 'kube-system',
+          annotations: { 'objectset.rio.cattle.io/applied': '{"spec":{"valuesContent":"applied-objectset-pw"}}' },
+        },
+        spec: { chart: 'traefik', valuesContent: 'adminPassword: helmchart-values-pw' },
+      }),
+    );
+    objects.push(
+      obj('apps/v1', 'DaemonSet', 'agent', 'kube-system', {
+        spec: { template: { spec: { containers: [{ name: 'a', env: [{ name: 'PW', value: 'daemonset-env-pw' }] }] } } },
+      }),
+    );
+    objects.push(
+      obj('v1', 'ConfigMap', 'kubeadm-config', 'kube-system', {
+        data: {
+          ClusterConfiguration:
+            'apiServer:\n  extraArgs:\n    oidc-client-secret: kubeadm-oidc-secret\netcd:\n  local:\n    dataDir: /var/lib/etcd\n',
+        },
+      }),
+    );
     const types = [...EXAMPLE_TYPES, R.fluxHelmReleases, R.fluxKustomizations];
-    objects.push(obj('helm.toolkit.fluxcd.io/v2', 'HelmRelease', 'web', 'flux-system', { spec: { values: { password: 'p4ss-flux-values' } } }));
-    objects.push(obj('kustomize.toolkit.fluxcd.io/v1', 'Kustomization', 'apps', 'flux-system', { spec: { postBuild: { substitute: { pw: 'flux-substitute-pw' } } } }));
+    objects.push(
+      obj('helm.toolkit.fluxcd.io/v2', 'HelmRelease', 'web', 'flux-system', { spec: { values: { password: 'p4ss-flux-values' } } }),
+    );
+    objects.push(
+      obj('kustomize.toolkit.fluxcd.io/v1', 'Kustomization', 'apps', 'flux-system', {
+        spec: { postBuild: { substitute: { pw: 'flux-substitute-pw' } } },
+      }),
+    );
     srv.setObjects(types, objects);
     const r = await arch(['snapshot', '--kubeconfig', srv.kubeconfigPath]);
     expect(r.code).toBe(0);
@@ -320,10 +388,21 @@ describe('cluster text never drives the terminal', () => {
     const dir = tmp();
     const ev = obj('v1', 'Event', 'e1', 'kube-system', {
       metadata: { name: 'e1', namespace: 'kube-system', uid: 'u-e1', annotations: { note: `${ESC}[31mred` } },
-      involvedObject: { kind: 'Service', name: 'x', namespace: 'kube-system' }, reason: 'FailedUpdate', type: 'Warning', message: hostile,
-      count: 40, firstTimestamp: '2026-08-13T03:00:00Z', lastTimestamp: '2026-08-13T08:59:00Z', source: { component: `ctl${ESC}[2J` },
+      involvedObject: { kind: 'Service', name: 'x', namespace: 'kube-system' },
+      reason: 'FailedUpdate',
+      type: 'Warning',
+      message: hostile,
+      count: 40,
+      firstTimestamp: '2026-08-13T03:00:00Z',
+      lastTimestamp: '2026-08-13T08:59:00Z',
+      source: { component: `ctl${ESC}[2J` },
     });
-    writeFileSync(join(dir, 'e.yaml'), JSON.stringify({ apiVersion: 'kubectl-arch/v1', kind: 'SnapshotHeader', capturedAt: '2026-08-13T09:00:00Z', captured: ['Event'] }) + '\n---\n' + JSON.stringify(ev));
+    writeFileSync(
+      join(dir, 'e.yaml'),
+      JSON.stringify({ apiVersion: 'kubectl-arch/v1', kind: 'SnapshotHeader', capturedAt: '2026-08-13T09:00:00Z', captured: ['Event'] }) +
+        '\n---\n' +
+        JSON.stringify(ev),
+    );
     const t = await arch(['doctor', '--snapshot', dir, '--fail-on', 'none']);
     expect(t.stdout).toContain('may not change once set');
     expect(t.stdout).not.toContain(ESC);
@@ -346,7 +425,11 @@ describe('cluster text never drives the terminal', () => {
 describe('crafted snapshot files', () => {
   test('a very large scalar round-trips (written as JSON inside the YAML stream)', () => {
     const snap = new Snapshot({ capturedAt: '2026-08-13T09:00:00Z' });
-    snap.addList('', 'ConfigMap', [obj('v1', 'ConfigMap', 'big', 'default', { metadata: { name: 'big', namespace: 'default', annotations: { big: 'x'.repeat(8_000_000) } } })]);
+    snap.addList('', 'ConfigMap', [
+      obj('v1', 'ConfigMap', 'big', 'default', {
+        metadata: { name: 'big', namespace: 'default', annotations: { big: 'x'.repeat(8_000_000) } },
+      }),
+    ]);
     const f = join(tmp(), 's.yaml');
     writeFileSync(f, [...snapshotDocuments(snap, 'yaml')].join(''));
     const back = loadSnapshot(f);
@@ -364,8 +447,20 @@ describe('crafted snapshot files', () => {
   });
 
   test('a YAML alias bomb is rejected quickly', async () => {
-    const lines = ['apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: bomb', '  annotations: {}', 'x0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
-    for (let i = 1; i < 12; i++) lines.push(`x${i}: &a${i} [${Array(9).fill(`*a${i - 1}`).join(',')}]`);
+    const lines = [
+      'apiVersion: v1',
+      'kind: ConfigMap',
+      'metadata:',
+      '  name: bomb',
+      '  annotations: {}',
+      'x0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]',
+    ];
+    for (let i = 1; i < 12; i++)
+      lines.push(
+        `x${i}: &a${i} [${Array(9)
+          .fill(`*a${i - 1}`)
+          .join(',')}]`,
+      );
     const f = join(tmp(), 'bomb.yaml');
     writeFileSync(f, lines.join('\n') + '\n');
     const r = await arch(['doctor', '--snapshot', f, '-o', 'json']);
@@ -393,7 +488,10 @@ describe('crafted snapshot files', () => {
 
   test('a JSON snapshot with a byte-order mark loads', () => {
     const f = join(tmp(), 'bom.json');
-    writeFileSync(f, '\uFEFF' + JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [{ apiVersion: 'v1', kind: 'Node', metadata: { name: 'a' } }] }));
+    writeFileSync(
+      f,
+      '\uFEFF' + JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [{ apiVersion: 'v1', kind: 'Node', metadata: { name: 'a' } }] }),
+    );
     expect(loadSnapshot(f).of(R.nodes)).toHaveLength(1);
   });
 

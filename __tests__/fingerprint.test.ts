@@ -20,11 +20,29 @@ describe('cluster fingerprint', () => {
   test.each([
     ['RKE2', [node('a', { kubelet: 'v1.33.1+rke2r1' })], []],
     ['k0s', [node('a', { kubelet: 'v1.33.1+k0s' })], []],
-    ['EKS', [node('a', { kubelet: 'v1.33.1-eks-1234', providerID: 'aws:///eu-west-1a/i-0abc', labels: { 'eks.amazonaws.com/nodegroup': 'ng1' } })], []],
+    [
+      'EKS',
+      [
+        node('a', {
+          kubelet: 'v1.33.1-eks-1234',
+          providerID: 'aws:///eu-west-1a/i-0abc',
+          labels: { 'eks.amazonaws.com/nodegroup': 'ng1' },
+        }),
+      ],
+      [],
+    ],
     ['GKE', [node('a', { labels: { 'cloud.google.com/gke-nodepool': 'default-pool' }, providerID: 'gce://p/z/n' })], []],
     ['AKS', [node('a', { labels: { 'kubernetes.azure.com/cluster': 'MC_rg' }, providerID: 'azure:///x' })], []],
     ['kubeadm', [node('cp1', { roles: ['control-plane'] })], [obj('v1', 'ConfigMap', 'kubeadm-config', 'kube-system')]],
-    ['Talos', [node('t1')], [obj('v1', 'Pod', 'kube-apiserver-t1', 'kube-system', { metadata: { name: 'kube-apiserver-t1', labels: { 'app.kubernetes.io/managed-by': 'Talos' } } })]],
+    [
+      'Talos',
+      [node('t1')],
+      [
+        obj('v1', 'Pod', 'kube-apiserver-t1', 'kube-system', {
+          metadata: { name: 'kube-apiserver-t1', labels: { 'app.kubernetes.io/managed-by': 'Talos' } },
+        }),
+      ],
+    ],
     ['OpenShift', [node('m1')], [obj('operator.openshift.io/v1', 'Etcd', 'cluster')]],
     ['unknown', [node('a'), node('b')], []],
   ])('%s', (dist, nodes, others) => {
@@ -34,10 +52,14 @@ describe('cluster fingerprint', () => {
   });
 
   test('kubeadm roles, NotReady and runtimes', () => {
-    const fp = fingerprint(snapshotOf([
-      node('cp1', { roles: ['control-plane'] }), node('w1', { ready: false, runtime: 'cri-o://1.30.0' }), node('w2', { cordoned: true }),
-      obj('v1', 'ConfigMap', 'kubeadm-config', 'kube-system'),
-    ]));
+    const fp = fingerprint(
+      snapshotOf([
+        node('cp1', { roles: ['control-plane'] }),
+        node('w1', { ready: false, runtime: 'cri-o://1.30.0' }),
+        node('w2', { cordoned: true }),
+        obj('v1', 'ConfigMap', 'kubeadm-config', 'kube-system'),
+      ]),
+    );
     expect(fp.nodes.summary).toBe('3 nodes: 1 control-plane, 2 workers');
     expect(fp.nodes.notReady).toEqual(['w1']);
     expect(fp.nodes.cordoned).toEqual(['w2']);

@@ -40,65 +40,233 @@ const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2
 // strings that like to break things: control characters, escapes, quotes, YAML/JSON syntax, unicode
 const nasty = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 30 }),
-  fc.constantFrom('\x1b]0;pwned\x07', '\x1b[2J', '\u202e', '\x9b31m', 'null', '~', '*a', '&a', '{', '[', ': ', '- ', '"', "'", '\n---\n', '', '0', '-1', 'true'),
+  fc.constantFrom(
+    '\x1b]0;pwned\x07',
+    '\x1b[2J',
+    '\u202e',
+    '\x9b31m',
+    'null',
+    '~',
+    '*a',
+    '&a',
+    '{',
+    '[',
+    ': ',
+    '- ',
+    '"',
+    "'",
+    '\n---\n',
+    '',
+    '0',
+    '-1',
+    'true',
+  ),
   fc.string({ maxLength: 12 }),
 );
 
 // a value of any type, for fields whose type is part of what is fuzzed
 const anyValue: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
-  v: fc.oneof({ depthSize: 'small' }, nasty, fc.integer(), fc.boolean(), fc.constant(null),
-    fc.array(tie('v'), { maxLength: 3 }), fc.dictionary(fc.constantFrom('type', 'status', 'reason', 'message', 'name', 'kind', 'uid', 'x'), tie('v'), { maxKeys: 3 })),
+  v: fc.oneof(
+    { depthSize: 'small' },
+    nasty,
+    fc.integer(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(tie('v'), { maxLength: 3 }),
+    fc.dictionary(fc.constantFrom('type', 'status', 'reason', 'message', 'name', 'kind', 'uid', 'x'), tie('v'), { maxKeys: 3 }),
+  ),
 })).v;
 
-const KINDS = ['Node', 'Pod', 'Service', 'Event', 'ConfigMap', 'Namespace', 'Lease', 'Endpoints', 'EndpointSlice', 'Application', 'Kustomization',
-  'HelmRelease', 'Addon', 'HelmChart', 'EtcdMember', 'Etcd', 'Deployment', 'Ingress', 'PersistentVolume', 'Widget'];
-const API = { Node: 'v1', Pod: 'v1', Service: 'v1', Event: 'v1', ConfigMap: 'v1', Namespace: 'v1', Lease: 'coordination.k8s.io/v1', Endpoints: 'v1',
-  EndpointSlice: 'discovery.k8s.io/v1', Application: 'argoproj.io/v1alpha1', Kustomization: 'kustomize.toolkit.fluxcd.io/v1', HelmRelease: 'helm.toolkit.fluxcd.io/v2',
-  Addon: 'k3s.cattle.io/v1', HelmChart: 'helm.cattle.io/v1', EtcdMember: 'etcd.k0sproject.io/v1beta1', Etcd: 'operator.openshift.io/v1', Deployment: 'apps/v1',
-  Ingress: 'networking.k8s.io/v1', PersistentVolume: 'v1', Widget: 'example.com/v1' } as Record<string, string>;
+const KINDS = [
+  'Node',
+  'Pod',
+  'Service',
+  'Event',
+  'ConfigMap',
+  'Namespace',
+  'Lease',
+  'Endpoints',
+  'EndpointSlice',
+  'Application',
+  'Kustomization',
+  'HelmRelease',
+  'Addon',
+  'HelmChart',
+  'EtcdMember',
+  'Etcd',
+  'Deployment',
+  'Ingress',
+  'PersistentVolume',
+  'Widget',
+];
+const API = {
+  Node: 'v1',
+  Pod: 'v1',
+  Service: 'v1',
+  Event: 'v1',
+  ConfigMap: 'v1',
+  Namespace: 'v1',
+  Lease: 'coordination.k8s.io/v1',
+  Endpoints: 'v1',
+  EndpointSlice: 'discovery.k8s.io/v1',
+  Application: 'argoproj.io/v1alpha1',
+  Kustomization: 'kustomize.toolkit.fluxcd.io/v1',
+  HelmRelease: 'helm.toolkit.fluxcd.io/v2',
+  Addon: 'k3s.cattle.io/v1',
+  HelmChart: 'helm.cattle.io/v1',
+  EtcdMember: 'etcd.k0sproject.io/v1beta1',
+  Etcd: 'operator.openshift.io/v1',
+  Deployment: 'apps/v1',
+  Ingress: 'networking.k8s.io/v1',
+  PersistentVolume: 'v1',
+  Widget: 'example.com/v1',
+} as Record<string, string>;
 
 const time = fc.oneof(fc.constantFrom('2026-08-13T08:58:00Z', '2026-08-13T03:00:00Z', '2020-01-01T00:00:00Z'), nasty);
 const condition = fc.record({
   type: fc.constantFrom('Ready', 'EtcdIsVoter', 'Failed', 'Joined', 'EtcdMembersAvailable', 'SyncError', 'Stalled'),
   status: fc.oneof(fc.constantFrom('True', 'False', 'Unknown'), nasty),
   reason: fc.oneof(fc.constantFrom('MemberNotLearner', 'MemberIsLearner', 'Unhealthy', 'NotAMember', 'ReconciliationFailed'), nasty),
-  message: fc.oneof(fc.constantFrom('2 of 3 members are available, m1 is unhealthy', 'Service "a" is invalid: spec.clusterIPs[0]: Invalid value: "1": may not change once set'), nasty),
-  lastHeartbeatTime: time, lastTransitionTime: time,
+  message: fc.oneof(
+    fc.constantFrom(
+      '2 of 3 members are available, m1 is unhealthy',
+      'Service "a" is invalid: spec.clusterIPs[0]: Invalid value: "1": may not change once set',
+    ),
+    nasty,
+  ),
+  lastHeartbeatTime: time,
+  lastTransitionTime: time,
 });
 /** Mostly well-typed status (so the checks run), sometimes anything (so the loader's limits are hit). */
-const status = fc.oneof({ weight: 4, arbitrary: fc.record({ conditions: fc.array(condition, { maxLength: 3 }), phase: fc.oneof(fc.constantFrom('Running', 'Bound'), nasty),
-  nodeInfo: fc.record({ kubeletVersion: fc.constantFrom('v1.30.0+k3s1', 'v1.29.1+rke2r1', 'v1.29.2+k0s', 'v1.30.0', 'v1.30.0-eks-1'), containerRuntimeVersion: nasty }),
-  operationState: fc.record({ phase: fc.constantFrom('Running', 'Failed', 'Succeeded'), message: nasty, retryCount: fc.integer() }) }, { requiredKeys: [] }) },
-{ weight: 1, arbitrary: anyValue });
-const eventFields = fc.record({
-  involvedObject: fc.record({ kind: fc.constantFrom('Service', 'Addon', 'Deployment'), name: nasty, namespace: fc.constantFrom('kube-system', 'x') }),
-  message: fc.oneof(fc.constantFrom('Service "kube-dns" is invalid: spec.clusterIPs[0]: Invalid value: ["169.254.20.10"]: may not change once set'), nasty),
-  reason: fc.constantFrom('ApplyManifestFailed', 'AppliedManifest', 'FailedUpdate', 'x'), type: fc.constantFrom('Warning', 'Normal'),
-  count: fc.integer({ min: -5, max: 1000 }), firstTimestamp: time, lastTimestamp: time,
-}, { requiredKeys: [] });
+const status = fc.oneof(
+  {
+    weight: 4,
+    arbitrary: fc.record(
+      {
+        conditions: fc.array(condition, { maxLength: 3 }),
+        phase: fc.oneof(fc.constantFrom('Running', 'Bound'), nasty),
+        nodeInfo: fc.record({
+          kubeletVersion: fc.constantFrom('v1.30.0+k3s1', 'v1.29.1+rke2r1', 'v1.29.2+k0s', 'v1.30.0', 'v1.30.0-eks-1'),
+          containerRuntimeVersion: nasty,
+        }),
+        operationState: fc.record({ phase: fc.constantFrom('Running', 'Failed', 'Succeeded'), message: nasty, retryCount: fc.integer() }),
+      },
+      { requiredKeys: [] },
+    ),
+  },
+  { weight: 1, arbitrary: anyValue },
+);
+const eventFields = fc.record(
+  {
+    involvedObject: fc.record({
+      kind: fc.constantFrom('Service', 'Addon', 'Deployment'),
+      name: nasty,
+      namespace: fc.constantFrom('kube-system', 'x'),
+    }),
+    message: fc.oneof(
+      fc.constantFrom('Service "kube-dns" is invalid: spec.clusterIPs[0]: Invalid value: ["169.254.20.10"]: may not change once set'),
+      nasty,
+    ),
+    reason: fc.constantFrom('ApplyManifestFailed', 'AppliedManifest', 'FailedUpdate', 'x'),
+    type: fc.constantFrom('Warning', 'Normal'),
+    count: fc.integer({ min: -5, max: 1000 }),
+    firstTimestamp: time,
+    lastTimestamp: time,
+  },
+  { requiredKeys: [] },
+);
 
 /** Kubernetes-shaped objects whose fields hold anything, including what the checks read. */
-const kobject = fc.record({
-  kind: fc.constantFrom(...KINDS),
-  name: fc.oneof(fc.constantFrom('a', 'kube-dns', 'argocd-cm', 'coredns', 'cluster-dns'), nasty),
-  namespace: fc.option(fc.constantFrom('kube-system', 'argocd', 'default', 'x'), { nil: undefined }),
-  labels: fc.option(fc.dictionary(fc.constantFrom('node-role.kubernetes.io/etcd', 'app.kubernetes.io/instance', 'component', 'kustomize.toolkit.fluxcd.io/name',
-    'kustomize.toolkit.fluxcd.io/namespace', 'k8s-app', 'tier'), fc.oneof(nasty, fc.constant('true'), fc.constant('etcd'))), { nil: undefined }),
-  annotations: fc.option(fc.dictionary(fc.constantFrom('argocd.argoproj.io/tracking-id', 'objectset.rio.cattle.io/applied', 'k3s.io/node-args', 'x'), nasty), { nil: undefined }),
-  spec: fc.option(fc.oneof(fc.record({ syncPolicy: fc.record({ retry: fc.record({ limit: fc.integer() }) }), clusterIP: nasty, nodeName: nasty, selector: fc.dictionary(nasty, nasty, { maxKeys: 2 }) }, { requiredKeys: [] }), anyValue), { nil: undefined }),
-  status: fc.option(status, { nil: undefined }),
-  extra: fc.oneof({ weight: 3, arbitrary: eventFields }, { weight: 1, arbitrary: fc.dictionary(fc.constantFrom('involvedObject', 'message', 'reason', 'count', 'data', 'subsets', 'endpoints', 'lastTimestamp', 'type', 'source'), anyValue, { maxKeys: 3 }) }),
-}).map((r) => ({
-  apiVersion: API[r.kind], kind: r.kind,
-  metadata: { name: r.name, ...(r.namespace ? { namespace: r.namespace } : {}), ...(r.labels ? { labels: r.labels } : {}), ...(r.annotations ? { annotations: r.annotations } : {}), uid: r.name },
-  ...(r.spec !== undefined ? { spec: r.spec } : {}), ...(r.status !== undefined ? { status: r.status } : {}), ...r.extra,
-}));
+const kobject = fc
+  .record({
+    kind: fc.constantFrom(...KINDS),
+    name: fc.oneof(fc.constantFrom('a', 'kube-dns', 'argocd-cm', 'coredns', 'cluster-dns'), nasty),
+    namespace: fc.option(fc.constantFrom('kube-system', 'argocd', 'default', 'x'), { nil: undefined }),
+    labels: fc.option(
+      fc.dictionary(
+        fc.constantFrom(
+          'node-role.kubernetes.io/etcd',
+          'app.kubernetes.io/instance',
+          'component',
+          'kustomize.toolkit.fluxcd.io/name',
+          'kustomize.toolkit.fluxcd.io/namespace',
+          'k8s-app',
+          'tier',
+        ),
+        fc.oneof(nasty, fc.constant('true'), fc.constant('etcd')),
+      ),
+      { nil: undefined },
+    ),
+    annotations: fc.option(
+      fc.dictionary(fc.constantFrom('argocd.argoproj.io/tracking-id', 'objectset.rio.cattle.io/applied', 'k3s.io/node-args', 'x'), nasty),
+      { nil: undefined },
+    ),
+    spec: fc.option(
+      fc.oneof(
+        fc.record(
+          {
+            syncPolicy: fc.record({ retry: fc.record({ limit: fc.integer() }) }),
+            clusterIP: nasty,
+            nodeName: nasty,
+            selector: fc.dictionary(nasty, nasty, { maxKeys: 2 }),
+          },
+          { requiredKeys: [] },
+        ),
+        anyValue,
+      ),
+      { nil: undefined },
+    ),
+    status: fc.option(status, { nil: undefined }),
+    extra: fc.oneof(
+      { weight: 3, arbitrary: eventFields },
+      {
+        weight: 1,
+        arbitrary: fc.dictionary(
+          fc.constantFrom(
+            'involvedObject',
+            'message',
+            'reason',
+            'count',
+            'data',
+            'subsets',
+            'endpoints',
+            'lastTimestamp',
+            'type',
+            'source',
+          ),
+          anyValue,
+          { maxKeys: 3 },
+        ),
+      },
+    ),
+  })
+  .map((r) => ({
+    apiVersion: API[r.kind],
+    kind: r.kind,
+    metadata: {
+      name: r.name,
+      ...(r.namespace ? { namespace: r.namespace } : {}),
+      ...(r.labels ? { labels: r.labels } : {}),
+      ...(r.annotations ? { annotations: r.annotations } : {}),
+      uid: r.name,
+    },
+    ...(r.spec !== undefined ? { spec: r.spec } : {}),
+    ...(r.status !== undefined ? { status: r.status } : {}),
+    ...r.extra,
+  }));
 
-const header = fc.record({
-  capturedAt: fc.oneof(fc.constant('2026-08-13T09:00:00Z'), nasty),
-  readyz: fc.option(fc.oneof(nasty, fc.constant('[+]ping ok\n[-]etcd failed: x\x1b[2J')), { nil: undefined }),
-  serverVersion: fc.option(fc.record({ gitVersion: fc.oneof(nasty, fc.constant('v1.30.0+k3s1')) }), { nil: undefined }),
-}).map((h) => ({ apiVersion: 'kubectl-arch/v1', kind: 'SnapshotHeader', captured: KINDS.map((k) => (API[k]!.includes('/') ? `${k}.${API[k]!.split('/')[0]}` : k)), ...h }));
+const header = fc
+  .record({
+    capturedAt: fc.oneof(fc.constant('2026-08-13T09:00:00Z'), nasty),
+    readyz: fc.option(fc.oneof(nasty, fc.constant('[+]ping ok\n[-]etcd failed: x\x1b[2J')), { nil: undefined }),
+    serverVersion: fc.option(fc.record({ gitVersion: fc.oneof(nasty, fc.constant('v1.30.0+k3s1')) }), { nil: undefined }),
+  })
+  .map((h) => ({
+    apiVersion: 'kubectl-arch/v1',
+    kind: 'SnapshotHeader',
+    captured: KINDS.map((k) => (API[k]!.includes('/') ? `${k}.${API[k]!.split('/')[0]}` : k)),
+    ...h,
+  }));
 
 /** Everything a user can run on a loaded snapshot, in process, with every human renderer. */
 function analyse(path: string): string {
@@ -106,11 +274,26 @@ function analyse(path: string): string {
   const checks = runChecks(CHECKS, snap);
   const fp = fingerprint(snap);
   const style = makeStyle(false);
-  const text = renderText({ apiVersion: REPORT_API_VERSION, kind: 'Report', command: 'doctor', source: { type: 'snapshot', path }, fingerprint: fp, summary: summarize(checks), checks }, style);
+  const text = renderText(
+    {
+      apiVersion: REPORT_API_VERSION,
+      kind: 'Report',
+      command: 'doctor',
+      source: { type: 'snapshot', path },
+      fingerprint: fp,
+      summary: summarize(checks),
+      checks,
+    },
+    style,
+  );
   const rep = scanOrphans(snap);
   const now = new Date('2026-08-13T09:00:00Z');
   const v = quorumView(snap, now);
-  const out = text + renderOrphans(rep, { type: 'snapshot', path }, style, now) + cleanupPlan(rep.groups) + renderQuorum(v, v.visible ? quorumFindings(v, now) : []);
+  const out =
+    text +
+    renderOrphans(rep, { type: 'snapshot', path }, style, now) +
+    cleanupPlan(rep.groups) +
+    renderQuorum(v, v.visible ? quorumFindings(v, now) : []);
   for (const c of checks) {
     // a check that threw is reported as skipped ("internal error in check"): that would be a bug to fix
     expect(c.reason ?? '').not.toMatch(/internal error in check/);
@@ -121,75 +304,130 @@ function analyse(path: string): string {
 describe('property: snapshot files', () => {
   test('any documents: an InputError or a report; no crash, no control character from the input in human output', () => {
     let reports = 0;
-    fc.assert(fc.property(header, fc.array(kobject, { maxLength: 8 }), fc.boolean(), (h, objs, asJson) => {
-      const docs = [h, ...objs];
-      const path = asJson ? file(JSON.stringify({ apiVersion: 'v1', kind: 'List', items: docs }), 'json')
-        : file(docs.map((d) => dump(d, { lineWidth: -1 })).join('---\n'));
-      let out: string;
-      try {
-        out = analyse(path);
-      } catch (e) {
-        if (e instanceof InputError) return;
-        throw e;
-      }
-      reports++;
-      expect(out).not.toMatch(CONTROL);
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(header, fc.array(kobject, { maxLength: 8 }), fc.boolean(), (h, objs, asJson) => {
+        const docs = [h, ...objs];
+        const path = asJson
+          ? file(JSON.stringify({ apiVersion: 'v1', kind: 'List', items: docs }), 'json')
+          : file(docs.map((d) => dump(d, { lineWidth: -1 })).join('---\n'));
+        let out: string;
+        try {
+          out = analyse(path);
+        } catch (e) {
+          if (e instanceof InputError) return;
+          throw e;
+        }
+        reports++;
+        expect(out).not.toMatch(CONTROL);
+      }),
+      { numRuns: 300 },
+    );
     // the generator must reach the checks, not only the loader's rejections
     expect(reports).toBeGreaterThan(60);
   });
 
   test('any bytes as a file: an InputError or a report, never another error', () => {
-    fc.assert(fc.property(fc.oneof(fc.string({ unit: 'binary', maxLength: 300 }), fc.constantFrom('---\n---\n', '*a', '&a [*a]', '{"kind":', '- a\n- b', 'kind: List\nitems: 3')), fc.boolean(), (text, json) => {
-      try {
-        analyse(file(text, json ? 'json' : 'yaml'));
-      } catch (e) {
-        if (!(e instanceof InputError)) throw e;
-      }
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string({ unit: 'binary', maxLength: 300 }),
+          fc.constantFrom('---\n---\n', '*a', '&a [*a]', '{"kind":', '- a\n- b', 'kind: List\nitems: 3'),
+        ),
+        fc.boolean(),
+        (text, json) => {
+          try {
+            analyse(file(text, json ? 'json' : 'yaml'));
+          } catch (e) {
+            if (!(e instanceof InputError)) throw e;
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
 
 describe('property: kubeconfig files', () => {
   const entry = (k: string) => fc.record({ name: fc.oneof(fc.constant('c'), nasty), [k]: fc.option(anyValue, { nil: undefined }) });
   test('any kubeconfig: resolved or an InputError', () => {
-    fc.assert(fc.property(fc.record({
-      clusters: fc.oneof(fc.array(entry('cluster'), { maxLength: 2 }), anyValue),
-      users: fc.oneof(fc.array(entry('user'), { maxLength: 2 }), anyValue),
-      contexts: fc.oneof(fc.array(fc.record({ name: fc.constant('c'), context: fc.oneof(anyValue, fc.record({ cluster: fc.constant('c'), user: fc.constant('c') })) }), { maxLength: 2 }), anyValue),
-      'current-context': fc.oneof(fc.constant('c'), nasty),
-    }), fc.boolean(), (cfg, yaml) => {
-      const f = file(yaml ? dump(cfg) : JSON.stringify(cfg));
-      try {
-        const r = resolveConfig({ kubeconfig: f }, {});
-        expect(typeof r.server).toBe('string');
-        expect(() => new URL(r.server)).not.toThrow();
-      } catch (e) {
-        if (!(e instanceof InputError)) throw e;
-      }
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(
+        fc.record({
+          clusters: fc.oneof(fc.array(entry('cluster'), { maxLength: 2 }), anyValue),
+          users: fc.oneof(fc.array(entry('user'), { maxLength: 2 }), anyValue),
+          contexts: fc.oneof(
+            fc.array(
+              fc.record({
+                name: fc.constant('c'),
+                context: fc.oneof(anyValue, fc.record({ cluster: fc.constant('c'), user: fc.constant('c') })),
+              }),
+              { maxLength: 2 },
+            ),
+            anyValue,
+          ),
+          'current-context': fc.oneof(fc.constant('c'), nasty),
+        }),
+        fc.boolean(),
+        (cfg, yaml) => {
+          const f = file(yaml ? dump(cfg) : JSON.stringify(cfg));
+          try {
+            const r = resolveConfig({ kubeconfig: f }, {});
+            expect(typeof r.server).toBe('string');
+            expect(() => new URL(r.server)).not.toThrow();
+          } catch (e) {
+            if (!(e instanceof InputError)) throw e;
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
 
 describe('property: error texts and rendering', () => {
   test('the rejection parser takes any text, and long hostile texts, without throwing', () => {
-    fc.assert(fc.property(fc.string({ maxLength: 400 }), fc.array(fc.constantFrom('Service "x" is invalid: ', 'spec.clusterIPs[0]: Invalid value: ', 'field is immutable', ', ', '[', ']', ': Forbidden: ',
-      'updates to statefulset spec for fields other than', 'may not change once set', '"', 'core.PodTemplateSpec{'), { maxLength: 40 }), (s, parts) => {
-      const msg = s + parts.join('');
-      const r = parseRejections(msg);
-      expect(Array.isArray(r)).toBe(true);
-      if (r.length) expect(isImmutableRejection(msg)).toBe(true);
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(
+        fc.string({ maxLength: 400 }),
+        fc.array(
+          fc.constantFrom(
+            'Service "x" is invalid: ',
+            'spec.clusterIPs[0]: Invalid value: ',
+            'field is immutable',
+            ', ',
+            '[',
+            ']',
+            ': Forbidden: ',
+            'updates to statefulset spec for fields other than',
+            'may not change once set',
+            '"',
+            'core.PodTemplateSpec{',
+          ),
+          { maxLength: 40 },
+        ),
+        (s, parts) => {
+          const msg = s + parts.join('');
+          const r = parseRejections(msg);
+          expect(Array.isArray(r)).toBe(true);
+          if (r.length) expect(isImmutableRejection(msg)).toBe(true);
+        },
+      ),
+      { numRuns: 500 },
+    );
     // pathological sizes: linear-time matching (a catastrophic regex would not finish)
-    for (const unit of ['a: Invalid value: ', '[x: Forbidden: ', 'spec.a: ', ', b: ']) parseRejections(unit.repeat(20_000) + 'field is immutable');
+    for (const unit of ['a: Invalid value: ', '[x: Forbidden: ', 'spec.a: ', ', b: '])
+      parseRejections(unit.repeat(20_000) + 'field is immutable');
   });
 
   test('termSafe leaves no control character (and keeps \\n only when asked)', () => {
-    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (s) => {
-      expect(termSafe(s)).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
-      expect(termSafe(s, true)).not.toMatch(CONTROL);
-      if (!CONTROL.test(s) && !s.includes('\n') && !s.includes('\\')) expect(termSafe(s)).toBe(s);
-    }), { numRuns: 1000 });
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (s) => {
+        expect(termSafe(s)).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+        expect(termSafe(s, true)).not.toMatch(CONTROL);
+        if (!CONTROL.test(s) && !s.includes('\n') && !s.includes('\\')) expect(termSafe(s)).toBe(s);
+      }),
+      { numRuns: 1000 },
+    );
   });
 });
 

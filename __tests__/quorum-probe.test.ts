@@ -9,7 +9,9 @@ import { etcdBinary } from '../e2e/lib/etcd-bin.mjs';
 
 let ETCD = '';
 // on a machine without Debian's etcd-server this builds one from the Go module proxy (about a minute, cached)
-beforeAll(() => { ETCD = etcdBinary(); }, 900_000);
+beforeAll(() => {
+  ETCD = etcdBinary();
+}, 900_000);
 
 const clusters: EtcdCluster[] = [];
 afterEach(async () => {
@@ -91,7 +93,10 @@ describe('direct etcd probe (real etcd)', () => {
     let res: Response | undefined;
     let body = '';
     for (let i = 0; i < 40; i++) {
-      res = await fetch(`${c.endpoints[0]}/v3/cluster/member/add`, { method: 'POST', body: JSON.stringify({ peerURLs: ['http://127.0.0.1:1'], isLearner: true }) });
+      res = await fetch(`${c.endpoints[0]}/v3/cluster/member/add`, {
+        method: 'POST',
+        body: JSON.stringify({ peerURLs: ['http://127.0.0.1:1'], isLearner: true }),
+      });
       body = await res.text();
       if (res.status !== 503) break;
       await new Promise((r) => setTimeout(r, 500));

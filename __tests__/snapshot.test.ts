@@ -25,10 +25,17 @@ describe('snapshot files', () => {
   test('loads plain `kubectl get -o json` List output', () => {
     const dir = tmp();
     const file = join(dir, 'nodes.json');
-    writeFileSync(file, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [
-      { apiVersion: 'v1', kind: 'Node', metadata: { name: 'a' } },
-      { apiVersion: 'v1', kind: 'Node', metadata: { name: 'b' } },
-    ] }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'List',
+        items: [
+          { apiVersion: 'v1', kind: 'Node', metadata: { name: 'a' } },
+          { apiVersion: 'v1', kind: 'Node', metadata: { name: 'b' } },
+        ],
+      }),
+    );
     const snap = loadSnapshot(file);
     expect(snap.headerless).toBe(true);
     expect(snap.of(R.nodes).map((n) => n.metadata.name)).toEqual(['a', 'b']);
@@ -39,8 +46,14 @@ describe('snapshot files', () => {
   test('loads multi-document YAML and a directory of files', () => {
     const dir = tmp();
     mkdirSync(join(dir, 'sub'));
-    writeFileSync(join(dir, 'a.yaml'), '---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: one\n---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: two\n');
-    writeFileSync(join(dir, 'sub', 'b.yml'), 'apiVersion: apps/v1\nkind: DeploymentList\nitems:\n- apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: web, namespace: one}\n');
+    writeFileSync(
+      join(dir, 'a.yaml'),
+      '---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: one\n---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: two\n',
+    );
+    writeFileSync(
+      join(dir, 'sub', 'b.yml'),
+      'apiVersion: apps/v1\nkind: DeploymentList\nitems:\n- apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: web, namespace: one}\n',
+    );
     writeFileSync(join(dir, 'notes.txt'), 'ignored');
     const snap = loadSnapshot(dir);
     expect(snap.of(R.namespaces)).toHaveLength(2);

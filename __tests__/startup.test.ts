@@ -10,11 +10,17 @@ import { etcdQuorum } from '../src/checks/etcd-quorum.js';
 import { CHECKS } from '../src/checks/registry.js';
 import { arch, kubectl, ROOT } from './helpers/run.js';
 
-describe('fast paths give the full CLI\'s output', () => {
+describe("fast paths give the full CLI's output", () => {
   test.each([
     [['version'], ['version', '--no-color']],
-    [['version', '-o', 'json'], ['version', '-o', 'json', '--no-color']],
-    [['version', '--output=yaml'], ['version', '--output=yaml', '--no-color']],
+    [
+      ['version', '-o', 'json'],
+      ['version', '-o', 'json', '--no-color'],
+    ],
+    [
+      ['version', '--output=yaml'],
+      ['version', '--output=yaml', '--no-color'],
+    ],
     [['--help'], ['--help', '--no-color']],
     [['-h'], ['--help', '-v']],
   ])('%j = %j', async (fastArgs, fullArgs) => {
@@ -31,7 +37,12 @@ describe('fast paths give the full CLI\'s output', () => {
 });
 
 const help = async (): Promise<string> => (await arch(['--help'])).stdout;
-const candidates = (out: string): string[] => out.trim().split('\n').filter((l) => !l.startsWith(':')).map((l) => l.split('\t')[0] ?? '');
+const candidates = (out: string): string[] =>
+  out
+    .trim()
+    .split('\n')
+    .filter((l) => !l.startsWith(':'))
+    .map((l) => l.split('\t')[0] ?? '');
 
 describe('completion', () => {
   test('commands: the ones --help lists, and nothing else', async () => {
@@ -50,8 +61,12 @@ describe('completion', () => {
 
   test('explain completes check ids and finding codes; -o and --fail-on their values', async () => {
     const ex = candidates((await arch(['__complete', 'explain', ''])).stdout);
-    expect(ex).toEqual(expect.arrayContaining(['immutable-retry-loop', 'gitops-orphans', 'etcd-quorum', 'ARCH-RL01', 'ARCH-OR06', 'ARCH-EQ07']));
-    expect(candidates((await arch(['__complete', 'explain', 'ARCH-EQ0'])).stdout)).toEqual(Object.keys(etcdQuorum.codes).filter((k) => k.startsWith('ARCH-EQ0')));
+    expect(ex).toEqual(
+      expect.arrayContaining(['immutable-retry-loop', 'gitops-orphans', 'etcd-quorum', 'ARCH-RL01', 'ARCH-OR06', 'ARCH-EQ07']),
+    );
+    expect(candidates((await arch(['__complete', 'explain', 'ARCH-EQ0'])).stdout)).toEqual(
+      Object.keys(etcdQuorum.codes).filter((k) => k.startsWith('ARCH-EQ0')),
+    );
     // rendered at build time: exactly the registry's ids and codes
     expect(ex).toEqual(CHECKS.flatMap((c) => [c.id, ...Object.keys(c.codes)]));
     expect(candidates((await arch(['__complete', 'doctor', '-o', ''])).stdout)).toEqual(['table', 'json', 'yaml']);
@@ -64,7 +79,8 @@ describe('completion', () => {
 
   test('--context, --cluster, --user from the kubeconfig files (KUBECONFIG list, or --kubeconfig)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ka-compl-'));
-    const kc = (ctx: string[]) => `apiVersion: v1\nkind: Config\ncontexts:\n${ctx.map((c) => `- name: ${c}\n  context: {cluster: c-${c}, user: u-${c}}\n`).join('')}clusters:\n${ctx.map((c) => `- name: c-${c}\n  cluster: {server: "https://127.0.0.1:1"}\n`).join('')}users:\n${ctx.map((c) => `- name: u-${c}\n  user: {}\n`).join('')}`;
+    const kc = (ctx: string[]) =>
+      `apiVersion: v1\nkind: Config\ncontexts:\n${ctx.map((c) => `- name: ${c}\n  context: {cluster: c-${c}, user: u-${c}}\n`).join('')}clusters:\n${ctx.map((c) => `- name: c-${c}\n  cluster: {server: "https://127.0.0.1:1"}\n`).join('')}users:\n${ctx.map((c) => `- name: u-${c}\n  user: {}\n`).join('')}`;
     writeFileSync(join(dir, 'a'), kc(['prod-eu', 'prod-us']));
     writeFileSync(join(dir, 'b'), kc(['staging']));
     writeFileSync(join(dir, 'bad'), ': not yaml: [');
@@ -83,9 +99,13 @@ describe('completion', () => {
 
   test('completion bash: the script completes kubectl-arch in bash', async () => {
     const script = (await arch(['completion', 'bash'])).stdout;
-    const r = spawnSync('bash', ['-c', `${script}\nCOMP_WORDS=(kubectl-arch explain etcd); COMP_CWORD=2; _kubectl_arch; printf '%s\\n' "\${COMPREPLY[@]}"`], {
-      env: { ...process.env, PATH: `${ROOT}bin:${process.env.PATH}` },
-    });
+    const r = spawnSync(
+      'bash',
+      ['-c', `${script}\nCOMP_WORDS=(kubectl-arch explain etcd); COMP_CWORD=2; _kubectl_arch; printf '%s\\n' "\${COMPREPLY[@]}"`],
+      {
+        env: { ...process.env, PATH: `${ROOT}bin:${process.env.PATH}` },
+      },
+    );
     expect(r.stdout.toString()).toBe('etcd-quorum\n');
   });
 

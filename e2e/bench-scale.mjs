@@ -17,25 +17,60 @@ const BIN = new URL('../bin/kubectl-arch', import.meta.url).pathname;
 const log = (s) => process.stderr.write(`${s}\n`);
 
 const cp = await startControlPlane({ log });
-const stopAll = async () => { await cp.stop(); };
-process.on('SIGINT', () => { void stopAll().then(() => process.exit(130)); });
+const stopAll = async () => {
+  await cp.stop();
+};
+process.on('SIGINT', () => {
+  void stopAll().then(() => process.exit(130));
+});
 try {
   // the shipped least-privilege ClusterRole, bound to the reader the plugin runs as
   const role = [];
-  loadAll(readFileSync(new URL('../deploy/clusterrole.yaml', import.meta.url), 'utf8'), (d) => { if (d?.metadata?.name === 'kubectl-arch-reader') role.push(d); });
+  loadAll(readFileSync(new URL('../deploy/clusterrole.yaml', import.meta.url), 'utf8'), (d) => {
+    if (d?.metadata?.name === 'kubectl-arch-reader') role.push(d);
+  });
   await cp.admin('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', role[0]);
-  await cp.admin('POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'reader' },
-    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'kubectl-arch-reader' }, subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: USERS.reader.name }] });
-  await cp.admin('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'applications.argoproj.io' },
-    spec: { group: 'argoproj.io', scope: 'Namespaced', names: { kind: 'Application', plural: 'applications', singular: 'application', listKind: 'ApplicationList' },
-      versions: [{ name: 'v1alpha1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }] } });
+  await cp.admin('POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRoleBinding',
+    metadata: { name: 'reader' },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'kubectl-arch-reader' },
+    subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: USERS.reader.name }],
+  });
+  await cp.admin('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'applications.argoproj.io' },
+    spec: {
+      group: 'argoproj.io',
+      scope: 'Namespaced',
+      names: { kind: 'Application', plural: 'applications', singular: 'application', listKind: 'ApplicationList' },
+      versions: [
+        {
+          name: 'v1alpha1',
+          served: true,
+          storage: true,
+          schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+        },
+      ],
+    },
+  });
   await cp.admin('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'argocd' } });
-  for (let i = 0; i < NS; i++) await cp.admin('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: `ns-${String(i).padStart(3, '0')}` } });
+  for (let i = 0; i < NS; i++)
+    await cp.admin('POST', '/api/v1/namespaces', {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: `ns-${String(i).padStart(3, '0')}` },
+    });
   await new Promise((r) => setTimeout(r, 1000)); // CRD established
   for (let i = 0; i < NS; i++) {
     if (i % 10 === 0) continue; // every tenth app was deleted without its finalizer: its objects are orphans
-    await cp.admin('POST', '/apis/argoproj.io/v1alpha1/namespaces/argocd/applications', { apiVersion: 'argoproj.io/v1alpha1', kind: 'Application',
-      metadata: { name: `app-${i}`, finalizers: ['resources-finalizer.argocd.argoproj.io'] }, spec: { destination: { namespace: `ns-${String(i).padStart(3, '0')}` } } });
+    await cp.admin('POST', '/apis/argoproj.io/v1alpha1/namespaces/argocd/applications', {
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Application',
+      metadata: { name: `app-${i}`, finalizers: ['resources-finalizer.argocd.argoproj.io'] },
+      spec: { destination: { namespace: `ns-${String(i).padStart(3, '0')}` } },
+    });
   }
 
   let created = NS + 1 + Math.ceil(NS * 0.9);
@@ -47,50 +82,125 @@ try {
     const ns = `ns-${String(i).padStart(3, '0')}`;
     const n = Math.floor(k / NS);
     const app = `app-${i}`;
-    const track = (group, kind, name) => ({ labels: { 'app.kubernetes.io/instance': app }, annotations: { 'argocd.argoproj.io/tracking-id': `${app}:${group}/${kind}:${ns}/${name}` } });
+    const track = (group, kind, name) => ({
+      labels: { 'app.kubernetes.io/instance': app },
+      annotations: { 'argocd.argoproj.io/tracking-id': `${app}:${group}/${kind}:${ns}/${name}` },
+    });
     const r = k % 20;
-    if (r < 8) return [`/api/v1/namespaces/${ns}/pods`, { apiVersion: 'v1', kind: 'Pod', metadata: { name: `pod-${n}`, labels: { app: `web-${n % 10}` } }, spec: { nodeName: 'node-1', containers: [{ name: 'app', image: 'registry.example/app:1.0' }] } }];
-    if (r < 13) return [`/api/v1/namespaces/${ns}/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${n}`, ...track('', 'ConfigMap', `cm-${n}`) }, data: { key: 'x'.repeat(200) } }];
-    if (r < 15) return [`/api/v1/namespaces/${ns}/services`, { apiVersion: 'v1', kind: 'Service', metadata: { name: `svc-${n}`, ...track('', 'Service', `svc-${n}`) }, spec: { selector: { app: `web-${n % 10}` }, ports: [{ port: 80 }] } }];
-    if (r < 18) return [`/api/v1/namespaces/${ns}/events`, { apiVersion: 'v1', kind: 'Event', metadata: { name: `ev-${n}` }, involvedObject: { kind: 'Pod', name: `pod-${n}`, namespace: ns }, reason: 'Pulled', type: 'Normal', message: 'Container image already present on machine', count: 1, firstTimestamp: new Date().toISOString().replace(/\.\d+Z/, 'Z'), lastTimestamp: new Date().toISOString().replace(/\.\d+Z/, 'Z'), source: { component: 'kubelet' } }];
-    return [`/apis/apps/v1/namespaces/${ns}/deployments`, { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: `web-${n}`, ...track('apps', 'Deployment', `web-${n}`) },
-      spec: { replicas: 1, selector: { matchLabels: { app: `web-${n}` } }, template: { metadata: { labels: { app: `web-${n}` } }, spec: { containers: [{ name: 'app', image: 'registry.example/app:1.0' }] } } } }];
+    if (r < 8)
+      return [
+        `/api/v1/namespaces/${ns}/pods`,
+        {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name: `pod-${n}`, labels: { app: `web-${n % 10}` } },
+          spec: { nodeName: 'node-1', containers: [{ name: 'app', image: 'registry.example/app:1.0' }] },
+        },
+      ];
+    if (r < 13)
+      return [
+        `/api/v1/namespaces/${ns}/configmaps`,
+        {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: `cm-${n}`, ...track('', 'ConfigMap', `cm-${n}`) },
+          data: { key: 'x'.repeat(200) },
+        },
+      ];
+    if (r < 15)
+      return [
+        `/api/v1/namespaces/${ns}/services`,
+        {
+          apiVersion: 'v1',
+          kind: 'Service',
+          metadata: { name: `svc-${n}`, ...track('', 'Service', `svc-${n}`) },
+          spec: { selector: { app: `web-${n % 10}` }, ports: [{ port: 80 }] },
+        },
+      ];
+    if (r < 18)
+      return [
+        `/api/v1/namespaces/${ns}/events`,
+        {
+          apiVersion: 'v1',
+          kind: 'Event',
+          metadata: { name: `ev-${n}` },
+          involvedObject: { kind: 'Pod', name: `pod-${n}`, namespace: ns },
+          reason: 'Pulled',
+          type: 'Normal',
+          message: 'Container image already present on machine',
+          count: 1,
+          firstTimestamp: new Date().toISOString().replace(/\.\d+Z/, 'Z'),
+          lastTimestamp: new Date().toISOString().replace(/\.\d+Z/, 'Z'),
+          source: { component: 'kubelet' },
+        },
+      ];
+    return [
+      `/apis/apps/v1/namespaces/${ns}/deployments`,
+      {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: `web-${n}`, ...track('apps', 'Deployment', `web-${n}`) },
+        spec: {
+          replicas: 1,
+          selector: { matchLabels: { app: `web-${n}` } },
+          template: {
+            metadata: { labels: { app: `web-${n}` } },
+            spec: { containers: [{ name: 'app', image: 'registry.example/app:1.0' }] },
+          },
+        },
+      },
+    ];
   };
   const fill = async (target) => {
     const t0 = Date.now();
     let failed = 0;
-    await Promise.all(Array.from({ length: 48 }, async () => {
-      while (created < target) {
-        created++;
-        const [path, body] = next();
-        const r = await cp.admin('POST', path, body);
-        if (r.status >= 300) failed++;
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: 48 }, async () => {
+        while (created < target) {
+          created++;
+          const [path, body] = next();
+          const r = await cp.admin('POST', path, body);
+          if (r.status >= 300) failed++;
+        }
+      }),
+    );
     log(`created ${created} objects (${failed} failed) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   };
 
-  const runOnce = (args) => new Promise((resolve) => {
-    const before = readAudit(cp.auditLog).filter((e) => e.user?.username === USERS.reader.name).length;
-    const t0 = process.hrtime.bigint();
-    const cmd = args[0] === 'list-only' ? LIST_ONLY : [BIN, ...args];
-    const p = spawn('/usr/bin/time', ['-f', '%M', ...cmd, '--kubeconfig', cp.kubeconfig, '--context', 'reader', '-o', 'json', '--fail-on', 'none'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    p.stdout.on('data', (d) => { out += d; });
-    p.stderr.on('data', (d) => { err += d; });
-    p.on('close', (code) => {
-      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-      const after = readAudit(cp.auditLog).filter((e) => e.user?.username === USERS.reader.name).length;
-      resolve({ ms, rss: Number(err.trim().split('\n').pop()) / 1024, requests: after - before, code, err, out });
+  const runOnce = (args) =>
+    new Promise((resolve) => {
+      const before = readAudit(cp.auditLog).filter((e) => e.user?.username === USERS.reader.name).length;
+      const t0 = process.hrtime.bigint();
+      const cmd = args[0] === 'list-only' ? LIST_ONLY : [BIN, ...args];
+      const p = spawn(
+        '/usr/bin/time',
+        ['-f', '%M', ...cmd, '--kubeconfig', cp.kubeconfig, '--context', 'reader', '-o', 'json', '--fail-on', 'none'],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      let out = '';
+      let err = '';
+      p.stdout.on('data', (d) => {
+        out += d;
+      });
+      p.stderr.on('data', (d) => {
+        err += d;
+      });
+      p.on('close', (code) => {
+        const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+        const after = readAudit(cp.auditLog).filter((e) => e.user?.username === USERS.reader.name).length;
+        resolve({ ms, rss: Number(err.trim().split('\n').pop()) / 1024, requests: after - before, code, err, out });
+      });
     });
-  });
   const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const rows = [];
   for (const size of SIZES) {
     await fill(size);
     const res = {};
-    for (const [name, args] of [['lower bound (list-only, metadata)', ['list-only']], ['kubectl arch doctor', ['doctor']], ['kubectl arch orphans', ['orphans']]]) {
+    for (const [name, args] of [
+      ['lower bound (list-only, metadata)', ['list-only']],
+      ['kubectl arch doctor', ['doctor']],
+      ['kubectl arch orphans', ['orphans']],
+    ]) {
       await runOnce(args);
       const rs = [];
       for (let i = 0; i < RUNS; i++) rs.push(await runOnce(args));
@@ -99,13 +209,28 @@ try {
       if (name.startsWith('lower')) res[name].objects = JSON.parse(rs[0].out).objects;
     }
     const lb = res['lower bound (list-only, metadata)'];
-    for (const [name, r] of Object.entries(res)) rows.push([String(size), name, `${r.ms.toFixed(0)} ms`, `${(r.ms / lb.ms).toFixed(2)}x`, String(r.requests), `${r.rss.toFixed(0)} MB`, r.objects ? String(r.objects) : '']);
+    for (const [name, r] of Object.entries(res))
+      rows.push([
+        String(size),
+        name,
+        `${r.ms.toFixed(0)} ms`,
+        `${(r.ms / lb.ms).toFixed(2)}x`,
+        String(r.requests),
+        `${r.rss.toFixed(0)} MB`,
+        r.objects ? String(r.objects) : '',
+      ]);
   }
   const head = ['objects', 'command', `wall (median of ${RUNS})`, 'vs lower bound', 'requests', 'peak RSS (max)', 'objects listed'];
   const all = [head, ...rows];
   const w = head.map((_, i) => Math.max(...all.map((r) => r[i].length)) + 2);
   console.log(`kubectl-arch scale benchmark — real kube-apiserver ${cp.url}, ${NS} namespaces, as the least-privilege reader`);
-  for (const r of all) console.log(r.map((c, i) => c.padEnd(w[i])).join('').trimEnd());
+  for (const r of all)
+    console.log(
+      r
+        .map((c, i) => c.padEnd(w[i]))
+        .join('')
+        .trimEnd(),
+    );
   console.log('targets: doctor and orphans within 1.5x of the lower bound; peak RSS <= 250 MB at 50,000 objects; time linear in objects');
 } finally {
   await stopAll();

@@ -24,30 +24,55 @@ beforeAll(() => {
 /** The shipped ClusterRole bound to the reader; a reduced copy (no events, no Argo CD) bound to "limited". */
 async function grantReaders(cp: ControlPlane): Promise<void> {
   const docs: any[] = [];
-  loadAll(readFileSync(join(ROOT, 'deploy/clusterrole.yaml'), 'utf8'), (d) => { if (d) docs.push(d); });
+  loadAll(readFileSync(join(ROOT, 'deploy/clusterrole.yaml'), 'utf8'), (d) => {
+    if (d) docs.push(d);
+  });
   const reader = docs.find((d) => d.metadata.name === 'kubectl-arch-reader');
   const limited = JSON.parse(JSON.stringify(reader));
   limited.metadata.name = 'kubectl-arch-limited';
   limited.rules[0].resources = limited.rules[0].resources.filter((r: string) => r !== 'events');
-  limited.rules = limited.rules.map((r: any) => (r.apiGroups ? { ...r, apiGroups: r.apiGroups.filter((g: string) => g !== 'argoproj.io' && g !== 'events.k8s.io') } : r));
+  limited.rules = limited.rules.map((r: any) =>
+    r.apiGroups ? { ...r, apiGroups: r.apiGroups.filter((g: string) => g !== 'argoproj.io' && g !== 'events.k8s.io') } : r,
+  );
   for (const role of [reader, limited]) {
     const r = await cp.admin('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', role);
     expect(r.status).toBe(201);
   }
-  for (const [user, role] of [[USERS.reader.name, 'kubectl-arch-reader'], [USERS.limited.name, 'kubectl-arch-limited']]) {
+  for (const [user, role] of [
+    [USERS.reader.name, 'kubectl-arch-reader'],
+    [USERS.limited.name, 'kubectl-arch-limited'],
+  ]) {
     const r = await cp.admin('POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
-      apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: `${role}-binding` },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role }, subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: user }],
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name: `${role}-binding` },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role },
+      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: user }],
     });
     expect(r.status).toBe(201);
   }
 }
 
-interface Report { checks: Array<{ id: string; status: string; reason?: string; notes: string[]; findings: Array<{ code: string; severity: string; title: string; objects: unknown[] }> }>; fingerprint: any }
+interface Report {
+  checks: Array<{
+    id: string;
+    status: string;
+    reason?: string;
+    notes: string[];
+    findings: Array<{ code: string; severity: string; title: string; objects: unknown[] }>;
+  }>;
+  fingerprint: any;
+}
 
 /** Findings as comparable facts. ARCH-EQ07 is excluded: the real API server adds its own identity lease, which the YAML cannot contain. */
-const facts = (r: Report): string[] => r.checks.flatMap((c) => c.findings.filter((f) => f.code !== 'ARCH-EQ07')
-  .map((f) => JSON.stringify({ code: f.code, severity: f.severity, title: f.title, objects: f.objects }))).sort();
+const facts = (r: Report): string[] =>
+  r.checks
+    .flatMap((c) =>
+      c.findings
+        .filter((f) => f.code !== 'ARCH-EQ07')
+        .map((f) => JSON.stringify({ code: f.code, severity: f.severity, title: f.title, objects: f.objects })),
+    )
+    .sort();
 
 const auditFor = (cp: ControlPlane, user: string): any[] => readAudit(cp.auditLog).filter((e) => e.user?.username === user);
 
@@ -91,7 +116,7 @@ describe.each(scenarios.map((sc) => [sc.name, sc] as const))('scenario %s', (nam
     expect(facts(JSON.parse(off.stdout))).toEqual(facts(live));
   });
 
-  test('findings match the scenario\'s declared expectations', () => {
+  test("findings match the scenario's declared expectations", () => {
     const all = live.checks.flatMap((c) => c.findings);
     const e = scenario.expect;
     for (const want of e.findings) {
@@ -105,7 +130,7 @@ describe.each(scenarios.map((sc) => [sc.name, sc] as const))('scenario %s', (nam
     if (e.exitCode !== undefined) expect(liveRun.code).toBe(e.exitCode);
   });
 
-  test('read-only proof: every request of the plugin\'s users was get/list/watch', () => {
+  test("read-only proof: every request of the plugin's users was get/list/watch", () => {
     const events = [...auditFor(cp, USERS.reader.name), ...auditFor(cp, USERS.limited.name)];
     expect(events.length).toBeGreaterThan(0);
     const verbs = new Set(events.map((e) => e.verb));
@@ -188,13 +213,22 @@ describe('a sick cluster: etcd killed under the running API server', () => {
   });
 });
 
-describe('the API server\'s real error texts', () => {
+describe("the API server's real error texts", () => {
   let cp: ControlPlane;
-  beforeAll(async () => { cp = await startControlPlane({ apiserver }); }, 120_000);
-  afterAll(async () => { await cp?.stop(); });
+  beforeAll(async () => {
+    cp = await startControlPlane({ apiserver });
+  }, 120_000);
+  afterAll(async () => {
+    await cp?.stop();
+  });
 
   test('changing a Service clusterIP and a Deployment selector: the matcher recognises exactly what Kubernetes answers', async () => {
-    let r = await cp.admin('POST', '/api/v1/namespaces/default/services', { apiVersion: 'v1', kind: 'Service', metadata: { name: 'kube-dns' }, spec: { clusterIP: '10.43.0.10', ports: [{ port: 53, protocol: 'UDP' }] } });
+    let r = await cp.admin('POST', '/api/v1/namespaces/default/services', {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'kube-dns' },
+      spec: { clusterIP: '10.43.0.10', ports: [{ port: 53, protocol: 'UDP' }] },
+    });
     expect(r.status).toBe(201);
     const svc = r.json;
     svc.spec.clusterIP = '10.43.0.11';
@@ -203,10 +237,23 @@ describe('the API server\'s real error texts', () => {
     expect(r.status).toBe(422);
     const svcMsg: string = r.json.message;
     expect(isImmutableRejection(svcMsg)).toBe(true);
-    expect(parseRejections(svcMsg)[0]).toMatchObject({ kind: 'Service', name: 'kube-dns', field: 'spec.clusterIPs[0]', value: '10.43.0.11', detail: 'may not change once set' });
+    expect(parseRejections(svcMsg)[0]).toMatchObject({
+      kind: 'Service',
+      name: 'kube-dns',
+      field: 'spec.clusterIPs[0]',
+      value: '10.43.0.11',
+      detail: 'may not change once set',
+    });
 
-    r = await cp.admin('POST', '/apis/apps/v1/namespaces/default/deployments', { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' },
-      spec: { selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } } });
+    r = await cp.admin('POST', '/apis/apps/v1/namespaces/default/deployments', {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web' },
+      spec: {
+        selector: { matchLabels: { app: 'web' } },
+        template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+      },
+    });
     expect(r.status).toBe(201);
     const dep = r.json;
     dep.spec.selector.matchLabels.app = 'web2';
@@ -215,10 +262,23 @@ describe('the API server\'s real error texts', () => {
     expect(r.status).toBe(422);
     const depMsg: string = r.json.message;
     expect(isImmutableRejection(depMsg)).toBe(true);
-    expect(parseRejections(depMsg)[0]).toMatchObject({ kind: 'Deployment', name: 'web', field: 'spec.selector', detail: 'field is immutable' });
+    expect(parseRejections(depMsg)[0]).toMatchObject({
+      kind: 'Deployment',
+      name: 'web',
+      field: 'spec.selector',
+      detail: 'field is immutable',
+    });
 
-    r = await cp.admin('POST', '/apis/apps/v1/namespaces/default/statefulsets', { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db' },
-      spec: { serviceName: 'db', selector: { matchLabels: { app: 'db' } }, template: { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'c', image: 'postgres' }] } } } });
+    r = await cp.admin('POST', '/apis/apps/v1/namespaces/default/statefulsets', {
+      apiVersion: 'apps/v1',
+      kind: 'StatefulSet',
+      metadata: { name: 'db' },
+      spec: {
+        serviceName: 'db',
+        selector: { matchLabels: { app: 'db' } },
+        template: { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'c', image: 'postgres' }] } },
+      },
+    });
     expect(r.status).toBe(201);
     const sts = r.json;
     sts.spec.serviceName = 'db2';

@@ -19,16 +19,23 @@ const data = generate(TOTAL, NS);
 const fc = await startFakeCluster(data);
 const dir = mkdtempSync(join(tmpdir(), 'kubectl-arch-bench-'));
 const kc = join(dir, 'kubeconfig');
-writeFileSync(kc, `apiVersion: v1\nkind: Config\ncurrent-context: b\nclusters:\n- name: b\n  cluster: {server: "${fc.url}"}\nusers:\n- name: b\n  user: {token: ${fc.token}}\ncontexts:\n- name: b\n  context: {cluster: b, user: b}\n`);
+writeFileSync(
+  kc,
+  `apiVersion: v1\nkind: Config\ncurrent-context: b\nclusters:\n- name: b\n  cluster: {server: "${fc.url}"}\nusers:\n- name: b\n  user: {token: ${fc.token}}\ncontexts:\n- name: b\n  context: {cluster: b, user: b}\n`,
+);
 
 function runOnce(args) {
   return new Promise((resolve) => {
     const before = fc.stats.requests;
     const t0 = process.hrtime.bigint();
     const cmd = args[0] === 'list-only' ? LIST_ONLY : [BIN, ...args];
-    const p = spawn('/usr/bin/time', ['-f', '%M', ...cmd, '--kubeconfig', kc, '-o', 'json', '--fail-on', 'none'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const p = spawn('/usr/bin/time', ['-f', '%M', ...cmd, '--kubeconfig', kc, '-o', 'json', '--fail-on', 'none'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let err = '';
-    p.stderr.on('data', (d) => { err += d; });
+    p.stderr.on('data', (d) => {
+      err += d;
+    });
     p.on('close', (code) => {
       const ms = Number(process.hrtime.bigint() - t0) / 1e6;
       const rss = Number(err.trim().split('\n').pop()) / 1024;
@@ -36,12 +43,21 @@ function runOnce(args) {
     });
   });
 }
-const stats = (xs) => { const s = [...xs].sort((a, b) => a - b); return { min: s[0], med: s[Math.floor(s.length / 2)], max: s[s.length - 1] }; };
+const stats = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return { min: s[0], med: s[Math.floor(s.length / 2)], max: s[s.length - 1] };
+};
 
 console.log(`orphan scan benchmark: ${data.count} objects, ${NS} namespaces, ${RUNS} runs each, synthetic API server on loopback`);
-console.log(`${'command'.padEnd(36)} ${'wall min/med/max (ms)'.padEnd(24)} ${'requests'.padStart(8)} ${'peak RSS med/max (MB)'.padStart(22)}`);
+console.log(
+  `${'command'.padEnd(36)} ${'wall min/med/max (ms)'.padEnd(24)} ${'requests'.padStart(8)} ${'peak RSS med/max (MB)'.padStart(22)}`,
+);
 const rows = {};
-for (const [name, args] of [['lower bound: list-only (metadata)', ['list-only']], ['kubectl arch orphans', ['orphans']], ['kubectl arch doctor', ['doctor']]]) {
+for (const [name, args] of [
+  ['lower bound: list-only (metadata)', ['list-only']],
+  ['kubectl arch orphans', ['orphans']],
+  ['kubectl arch doctor', ['doctor']],
+]) {
   await runOnce(args); // warm-up (compile cache, server JIT)
   const rs = [];
   for (let i = 0; i < RUNS; i++) rs.push(await runOnce(args));
@@ -49,8 +65,12 @@ for (const [name, args] of [['lower bound: list-only (metadata)', ['list-only']]
   const t = stats(rs.map((r) => r.ms));
   const m = stats(rs.map((r) => r.rss));
   rows[name] = t.med;
-  console.log(`${name.padEnd(36)} ${`${t.min.toFixed(0)}/${t.med.toFixed(0)}/${t.max.toFixed(0)}`.padEnd(24)} ${String(rs[0].requests).padStart(8)} ${`${m.med.toFixed(0)}/${m.max.toFixed(0)}`.padStart(22)}`);
+  console.log(
+    `${name.padEnd(36)} ${`${t.min.toFixed(0)}/${t.med.toFixed(0)}/${t.max.toFixed(0)}`.padEnd(24)} ${String(rs[0].requests).padStart(8)} ${`${m.med.toFixed(0)}/${m.max.toFixed(0)}`.padStart(22)}`,
+  );
 }
 const lb = rows['lower bound: list-only (metadata)'];
-console.log(`ratio to lower bound (median): orphans ${(rows['kubectl arch orphans'] / lb).toFixed(2)}x, doctor ${(rows['kubectl arch doctor'] / lb).toFixed(2)}x (target <= 1.5x; peak RSS target <= 250 MB)`);
+console.log(
+  `ratio to lower bound (median): orphans ${(rows['kubectl arch orphans'] / lb).toFixed(2)}x, doctor ${(rows['kubectl arch doctor'] / lb).toFixed(2)}x (target <= 1.5x; peak RSS target <= 250 MB)`,
+);
 fc.server.close();

@@ -31,17 +31,25 @@ function measure(cmd, args) {
   return { min: xs[0], med, max: xs[xs.length - 1] };
 }
 const fmt = (x) => `${x.toFixed(0)}ms`.padStart(7);
-let floor = 0, kubectl = 0;
+let floor = 0,
+  kubectl = 0;
 function row(name, cmd, args) {
   const m = measure(cmd, args);
-  if (!m) { console.log(`${name.padEnd(52)} (not available)`); return; }
+  if (!m) {
+    console.log(`${name.padEnd(52)} (not available)`);
+    return;
+  }
   const ratio = (d) => (d ? `${(m.med / d).toFixed(2)}x`.padStart(7) : '      -');
   console.log(`${name.padEnd(52)} ${fmt(m.min)} ${fmt(m.med)} ${fmt(m.max)} ${ratio(floor)} ${ratio(kubectl)}`);
   return m;
 }
 
-console.log(`kubectl-arch start-up benchmark, ${N} runs each (after 2 warm-up runs), node ${spawnSync(NODE, ['--version']).stdout.toString().trim()}`);
-console.log(`${'command'.padEnd(52)} ${'min'.padStart(7)} ${'median'.padStart(7)} ${'max'.padStart(7)} ${'/node'.padStart(7)} ${'/kubectl'.padStart(7)}`);
+console.log(
+  `kubectl-arch start-up benchmark, ${N} runs each (after 2 warm-up runs), node ${spawnSync(NODE, ['--version']).stdout.toString().trim()}`,
+);
+console.log(
+  `${'command'.padEnd(52)} ${'min'.padStart(7)} ${'median'.padStart(7)} ${'max'.padStart(7)} ${'/node'.padStart(7)} ${'/kubectl'.padStart(7)}`,
+);
 floor = row('node -e 0', NODE, ['-e', '0'])?.med ?? 0;
 kubectl = row('kubectl version --client', 'kubectl', ['version', '--client'])?.med ?? 0;
 const cases = (exe, label) => {
@@ -52,8 +60,8 @@ const cases = (exe, label) => {
   row(`${label} orphans --snapshot examples/field-notes-k3s`, exe, ['orphans', '--snapshot', EX, '--fail-on', 'none']);
 };
 cases(BIN, 'npm:');
-row('npm: kubectl_complete-arch explain \'\'', join(ROOT, 'bin/kubectl_complete-arch'), ['explain', '']);
-row('npm: kubectl __complete arch explain \'\' (real kubectl)', 'kubectl', ['__complete', 'arch', 'explain', '']);
+row("npm: kubectl_complete-arch explain ''", join(ROOT, 'bin/kubectl_complete-arch'), ['explain', '']);
+row("npm: kubectl __complete arch explain '' (real kubectl)", 'kubectl', ['__complete', 'arch', 'explain', '']);
 // the single-executable build for this machine, from npm run package or npm run release
 const arch = { x64: 'amd64', arm64: 'arm64' }[process.arch] ?? process.arch;
 const tgz = join(ROOT, `dist/release/kubectl-arch_${process.platform}_${arch}.tar.gz`);

@@ -19,25 +19,27 @@ const clean = () => {
   rmSync('dist/kubectl-arch.mjs', { force: true });
   rmSync('dist/chunks', { recursive: true, force: true });
 };
-const bundle = (help, explain) => clean() ?? build({
-  entryPoints: ['src/bin.ts'],
-  outdir: 'dist',
-  entryNames: 'kubectl-arch',
-  chunkNames: 'chunks/[name]-[hash]',
-  splitting: true,
-  outExtension: { '.js': '.mjs' },
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node22',
-  minifySyntax: true,
-  legalComments: 'none',
-  logLevel: 'warning',
-  loader: { '.yaml': 'text' },
-  define: { __VERSION__: JSON.stringify(pkg.version), __HELP__: JSON.stringify(help), __EXPLAIN__: JSON.stringify(explain) },
-  // some CommonJS dependencies call require() for Node built-ins
-  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-});
+const bundle = (help, explain) =>
+  clean() ??
+  build({
+    entryPoints: ['src/bin.ts'],
+    outdir: 'dist',
+    entryNames: 'kubectl-arch',
+    chunkNames: 'chunks/[name]-[hash]',
+    splitting: true,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    minifySyntax: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+    loader: { '.yaml': 'text' },
+    define: { __VERSION__: JSON.stringify(pkg.version), __HELP__: JSON.stringify(help), __EXPLAIN__: JSON.stringify(explain) },
+    // some CommonJS dependencies call require() for Node built-ins
+    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+  });
 // two passes: the second carries --help as the first one's yargs renders it (src/fast.ts) and the
 // check ids and codes `explain` completes (src/complete.ts)
 await bundle(null, null);

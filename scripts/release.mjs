@@ -23,22 +23,41 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { gzip as gzipCb } from 'node:zlib';
 import { build } from 'esbuild';
-import { archiveName, llvmStrip, machoSigner, nodeBinary, NODE_VERSION, PLATFORMS, qemuArm64, ROOT, run, runAsync } from './lib/release-tools.mjs';
+import {
+  archiveName,
+  llvmStrip,
+  machoSigner,
+  nodeBinary,
+  NODE_VERSION,
+  PLATFORMS,
+  qemuArm64,
+  ROOT,
+  run,
+  runAsync,
+} from './lib/release-tools.mjs';
 import { renderExplain, renderHelp } from './lib/help.mjs';
 import { tar } from './lib/tar.mjs';
 
 const args = process.argv.slice(2);
-const opt = (name) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; };
+const opt = (name) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
 const OUT = resolve(ROOT, opt('--out') ?? 'dist/release');
 const WORK = join(ROOT, 'dist/sea');
 const wanted = opt('--platforms')?.split(',');
 const platforms = wanted ? PLATFORMS.filter((p) => wanted.includes(`${p.os}/${p.arch}`)) : PLATFORMS;
-if (wanted && platforms.length !== wanted.length) throw new Error(`unknown platform in ${wanted.join(',')}; known: ${PLATFORMS.map((p) => `${p.os}/${p.arch}`).join(', ')}`);
-if (process.platform !== 'linux' || process.arch !== 'x64') throw new Error('the release is built on Linux x64 (it runs the linux/amd64 Node natively and the linux/arm64 one under qemu)');
+if (wanted && platforms.length !== wanted.length)
+  throw new Error(`unknown platform in ${wanted.join(',')}; known: ${PLATFORMS.map((p) => `${p.os}/${p.arch}`).join(', ')}`);
+if (process.platform !== 'linux' || process.arch !== 'x64')
+  throw new Error('the release is built on Linux x64 (it runs the linux/amd64 Node natively and the linux/arm64 one under qemu)');
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 const devNode = JSON.parse(readFileSync(join(ROOT, 'scripts/dev-node/package.json'), 'utf8')).optionalDependencies.node;
-if (devNode !== NODE_VERSION) throw new Error(`release Node ${NODE_VERSION} differs from the development pin ${devNode} (scripts/dev-node/package.json); keep them equal`);
+if (devNode !== NODE_VERSION)
+  throw new Error(
+    `release Node ${NODE_VERSION} differs from the development pin ${devNode} (scripts/dev-node/package.json); keep them equal`,
+  );
 // archive entries get the commit's time (or SOURCE_DATE_EPOCH), never the build's
 const mtime = Number(process.env.SOURCE_DATE_EPOCH ?? run('git', ['log', '-1', '--format=%ct'], { cwd: ROOT }).toString().trim());
 if (!Number.isInteger(mtime)) throw new Error('no commit time: set SOURCE_DATE_EPOCH');
@@ -53,15 +72,27 @@ mkdirSync(OUT, { recursive: true });
 //    the binaries without a code cache (darwin, windows) ~60 ms at every start, even for `version`.
 const main = join(WORK, 'kubectl-arch.cjs');
 const cli = join(WORK, 'cli.cjs');
-const bundle = (entry, outfile) => build({
-  absWorkingDir: ROOT, entryPoints: [entry], outfile, bundle: true, platform: 'node', format: 'cjs', target: 'node22',
-  minifySyntax: true, legalComments: 'none', logLevel: 'warning', loader: { '.yaml': 'text' },
-  define: {
-    __VERSION__: JSON.stringify(pkg.version), 'import.meta.url': '__kubectl_arch_url',
-    __HELP__: JSON.stringify(renderHelp(join(ROOT, 'dist/kubectl-arch.mjs'))), __EXPLAIN__: JSON.stringify(renderExplain(join(ROOT, 'dist/kubectl-arch.mjs'))),
-  },
-  banner: { js: "var __kubectl_arch_url = require('node:url').pathToFileURL(__filename).href;" },
-});
+const bundle = (entry, outfile) =>
+  build({
+    absWorkingDir: ROOT,
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node22',
+    minifySyntax: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+    loader: { '.yaml': 'text' },
+    define: {
+      __VERSION__: JSON.stringify(pkg.version),
+      'import.meta.url': '__kubectl_arch_url',
+      __HELP__: JSON.stringify(renderHelp(join(ROOT, 'dist/kubectl-arch.mjs'))),
+      __EXPLAIN__: JSON.stringify(renderExplain(join(ROOT, 'dist/kubectl-arch.mjs'))),
+    },
+    banner: { js: "var __kubectl_arch_url = require('node:url').pathToFileURL(__filename).href;" },
+  });
 await bundle('src/sea.ts', main);
 await bundle('src/sea-cli.ts', cli);
 
@@ -69,9 +100,10 @@ const hostNode = nodeBinary(PLATFORMS.find((p) => p.os === 'linux' && p.arch ===
 const files = { 'README.md': readFileSync(join(ROOT, 'README.md')), LICENSE: readFileSync(join(ROOT, 'LICENSE')) };
 // kubectl 1.26+ completes `kubectl arch` by running kubectl_complete-arch from PATH (krew links only
 // `bin`, so the manifest's caveats say how to link it); on Windows a .cmd, found through PATHEXT
-const completer = (p) => (p.os === 'windows'
-  ? { name: 'kubectl_complete-arch.cmd', data: Buffer.from('@"%~dp0kubectl-arch.exe" __complete %*\r\n'), mode: 0o755, mtime }
-  : { name: 'kubectl_complete-arch', data: readFileSync(join(ROOT, 'bin/kubectl_complete-arch')), mode: 0o755, mtime });
+const completer = (p) =>
+  p.os === 'windows'
+    ? { name: 'kubectl_complete-arch.cmd', data: Buffer.from('@"%~dp0kubectl-arch.exe" __complete %*\r\n'), mode: 0o755, mtime }
+    : { name: 'kubectl_complete-arch', data: readFileSync(join(ROOT, 'bin/kubectl_complete-arch')), mode: 0o755, mtime };
 const gzip = promisify(gzipCb);
 // fetch and build the tools first (sequentially: they share caches), then build two platforms at a time
 for (const p of platforms) nodeBinary(p);
@@ -94,36 +126,63 @@ async function buildPlatform(p) {
   const config = join(dir, 'sea-config.json');
   const runner = p.codeCache === 'qemu' ? [...qemu, nodeBinary(p)] : [hostNode];
   const assets = { 'cli.cjs': cli };
-  if (p.codeCache) { // cli.cjs's code cache, made by the target's Node as src/sea.ts compiles it
+  if (p.codeCache) {
+    // cli.cjs's code cache, made by the target's Node as src/sea.ts compiles it
     assets['cli.cache'] = join(dir, 'cli.cache');
     await runAsync(runner[0], [...runner.slice(1), '--random_seed=42', join(ROOT, 'scripts/lib/sea-cache.cjs'), cli, assets['cli.cache']]);
   }
-  writeFileSync(config, JSON.stringify({ main, executable: base, output: exe, disableExperimentalSEAWarning: true, useCodeCache: Boolean(p.codeCache), assets }));
+  writeFileSync(
+    config,
+    JSON.stringify({
+      main,
+      executable: base,
+      output: exe,
+      disableExperimentalSEAWarning: true,
+      useCodeCache: Boolean(p.codeCache),
+      assets,
+    }),
+  );
   await runAsync(runner[0], [...runner.slice(1), '--random_seed=42', '--build-sea', config], { cwd: dir });
   if (!existsSync(exe)) throw new Error(`${p.os}/${p.arch}: --build-sea wrote no ${exe}`);
   // 4. macOS: an ad-hoc signature (injection removed Node's)
   if (p.format === 'macho') await runAsync(signer, ['-id', 'kubectl-arch', exe]);
   // 5. the archive krew downloads (gzip level 6: level 9 took 3x as long for 0.3% less)
   const exeData = readFileSync(exe);
-  const archive = await gzip(tar([
-    { name: 'LICENSE', data: files.LICENSE, mode: 0o644, mtime },
-    { name: 'README.md', data: files['README.md'], mode: 0o644, mtime },
-    { name: p.exe, data: exeData, mode: 0o755, mtime },
-    completer(p),
-  ]), { level: 6 });
+  const archive = await gzip(
+    tar([
+      { name: 'LICENSE', data: files.LICENSE, mode: 0o644, mtime },
+      { name: 'README.md', data: files['README.md'], mode: 0o644, mtime },
+      { name: p.exe, data: exeData, mode: 0o755, mtime },
+      completer(p),
+    ]),
+    { level: 6 },
+  );
   writeFileSync(join(OUT, archiveName(p)), archive);
   const sha256 = createHash('sha256').update(archive).digest('hex');
   const seconds = (Date.now() - t0) / 1000;
   console.log(`${join(OUT, archiveName(p))}  ${(archive.length / 1e6).toFixed(1)} MB  sha256 ${sha256}  (${seconds.toFixed(0)} s)`);
-  return { platform: `${p.os}/${p.arch}`, archive: archiveName(p), sha256, bytes: archive.length, exeBytes: exeData.length, codeCache: Boolean(p.codeCache), stripped: p.strip, signed: p.format === 'macho' };
+  return {
+    platform: `${p.os}/${p.arch}`,
+    archive: archiveName(p),
+    sha256,
+    bytes: archive.length,
+    exeBytes: exeData.length,
+    codeCache: Boolean(p.codeCache),
+    stripped: p.strip,
+    signed: p.format === 'macho',
+  };
 }
 
 const results = [];
 const queue = [...platforms];
-await Promise.all([0, 1].map(async () => {
-  for (let p = queue.shift(); p; p = queue.shift()) results.push(await buildPlatform(p));
-}));
-results.sort((a, b) => platforms.findIndex((p) => `${p.os}/${p.arch}` === a.platform) - platforms.findIndex((p) => `${p.os}/${p.arch}` === b.platform));
+await Promise.all(
+  [0, 1].map(async () => {
+    for (let p = queue.shift(); p; p = queue.shift()) results.push(await buildPlatform(p));
+  }),
+);
+results.sort(
+  (a, b) => platforms.findIndex((p) => `${p.os}/${p.arch}` === a.platform) - platforms.findIndex((p) => `${p.os}/${p.arch}` === b.platform),
+);
 
 // 6. the manifest: the repo's draft with each archive's sha256
 let manifest = readFileSync(join(ROOT, 'krew-manifest.yaml'), 'utf8');

@@ -17,7 +17,9 @@ function fail(e: unknown, verbose: boolean): number {
     return e.exitCode;
   }
   const err = e as Error;
-  process.stderr.write(`error: internal error: ${termSafe(err?.message ?? String(e), true)}${verbose ? '' : ' (run with -v for details)'}\n`);
+  process.stderr.write(
+    `error: internal error: ${termSafe(err?.message ?? String(e), true)}${verbose ? '' : ' (run with -v for details)'}\n`,
+  );
   if (verbose && err?.stack) process.stderr.write(`${err.stack}\n`);
   return EXIT.INTERNAL;
 }
@@ -28,59 +30,132 @@ export async function main(argv = hideBin(process.argv)): Promise<number> {
   const prog = 'kubectl arch';
   const verbose = argv.includes('-v') || argv.includes('--verbose');
   let code: number = EXIT.OK;
-  const run = (load: () => Promise<(a: never) => Promise<number>>) => async (a: unknown): Promise<void> => {
-    try {
-      const fn = await load();
-      code = await fn(a as never);
-    } catch (e) {
-      code = fail(e, verbose);
-    }
-  };
+  const run =
+    (load: () => Promise<(a: never) => Promise<number>>) =>
+    async (a: unknown): Promise<void> => {
+      try {
+        const fn = await load();
+        code = await fn(a as never);
+      } catch (e) {
+        code = fail(e, verbose);
+      }
+    };
   const parser = yargs(argv)
     .scriptName(prog)
     .usage(`${prog} — architecture-aware diagnostics for Kubernetes (read-only)\n\nUsage: ${prog} <command> [flags]`)
-    .command('doctor', 'Run every check and print one report', (y) => y
-      .option('deep', { type: 'boolean', default: false, describe: 'Also read kubelet configs through nodes/proxy (needs get nodes/proxy)' }),
-    run(async () => (await import('./commands/doctor.js')).doctor))
-    .command('snapshot', 'Save what the checks need to stdout (YAML; -o json for JSON), for --snapshot later', (y) => y
-      .option('deep', { type: 'boolean', default: false, describe: 'Include what --deep checks read' }),
-    run(async () => (await import('./commands/snapshot.js')).snapshot))
-    .command('orphans', 'Objects left running by deleted Argo CD / Flux owners, grouped by former owner', (y) => y
-      .option('cleanup-plan', { type: 'boolean', default: false, describe: 'Print (never run) the kubectl delete commands, in a safe order' }),
-    run(async () => (await import('./commands/orphans.js')).orphans))
-    .command('quorum', 'etcd members and the quorum verdict (through the API, or ask etcd itself with --etcd-endpoints)', (y) => y
-      .option('etcd-endpoints', { type: 'string', describe: 'Comma-separated etcd client URLs to probe directly (read-only RPCs: member list, status, alarms)' })
-      .option('etcd-cacert', { type: 'string', describe: 'CA bundle for the etcd endpoints' })
-      .option('etcd-cert', { type: 'string', describe: 'Client certificate for etcd' })
-      .option('etcd-key', { type: 'string', describe: 'Client key for etcd' })
-      .option('etcd-timeout', { type: 'string', default: '2s', describe: 'Timeout per etcd endpoint' }),
-    run(async () => (await import('./commands/quorum.js')).quorum))
-    .command('explain [id]', 'Explain a check or finding code (what, why, how to fix); no id lists the checks', (y) => y
-      .positional('id', { type: 'string', describe: 'check id or finding code' }),
-    run(async () => (await import('./commands/explain.js')).explain))
-    .command('rbac', 'Print the read-only ClusterRoles to apply (kubectl arch rbac | kubectl apply -f -)', () => {},
-      run(async () => (await import('./commands/rbac.js')).rbac))
-    .command('completion <shell>', 'Print a shell completion script (bash, zsh, fish); kubectl 1.26+ completes `kubectl arch` through kubectl_complete-arch', (y) => y
-      .positional('shell', { choices: ['bash', 'zsh', 'fish'] as const, describe: 'shell' }),
-    run(async () => (await import('./commands/completion.js')).completion))
+    .command(
+      'doctor',
+      'Run every check and print one report',
+      (y) =>
+        y.option('deep', {
+          type: 'boolean',
+          default: false,
+          describe: 'Also read kubelet configs through nodes/proxy (needs get nodes/proxy)',
+        }),
+      run(async () => (await import('./commands/doctor.js')).doctor),
+    )
+    .command(
+      'snapshot',
+      'Save what the checks need to stdout (YAML; -o json for JSON), for --snapshot later',
+      (y) => y.option('deep', { type: 'boolean', default: false, describe: 'Include what --deep checks read' }),
+      run(async () => (await import('./commands/snapshot.js')).snapshot),
+    )
+    .command(
+      'orphans',
+      'Objects left running by deleted Argo CD / Flux owners, grouped by former owner',
+      (y) =>
+        y.option('cleanup-plan', {
+          type: 'boolean',
+          default: false,
+          describe: 'Print (never run) the kubectl delete commands, in a safe order',
+        }),
+      run(async () => (await import('./commands/orphans.js')).orphans),
+    )
+    .command(
+      'quorum',
+      'etcd members and the quorum verdict (through the API, or ask etcd itself with --etcd-endpoints)',
+      (y) =>
+        y
+          .option('etcd-endpoints', {
+            type: 'string',
+            describe: 'Comma-separated etcd client URLs to probe directly (read-only RPCs: member list, status, alarms)',
+          })
+          .option('etcd-cacert', { type: 'string', describe: 'CA bundle for the etcd endpoints' })
+          .option('etcd-cert', { type: 'string', describe: 'Client certificate for etcd' })
+          .option('etcd-key', { type: 'string', describe: 'Client key for etcd' })
+          .option('etcd-timeout', { type: 'string', default: '2s', describe: 'Timeout per etcd endpoint' }),
+      run(async () => (await import('./commands/quorum.js')).quorum),
+    )
+    .command(
+      'explain [id]',
+      'Explain a check or finding code (what, why, how to fix); no id lists the checks',
+      (y) => y.positional('id', { type: 'string', describe: 'check id or finding code' }),
+      run(async () => (await import('./commands/explain.js')).explain),
+    )
+    .command(
+      'rbac',
+      'Print the read-only ClusterRoles to apply (kubectl arch rbac | kubectl apply -f -)',
+      () => {},
+      run(async () => (await import('./commands/rbac.js')).rbac),
+    )
+    .command(
+      'completion <shell>',
+      'Print a shell completion script (bash, zsh, fish); kubectl 1.26+ completes `kubectl arch` through kubectl_complete-arch',
+      (y) => y.positional('shell', { choices: ['bash', 'zsh', 'fish'] as const, describe: 'shell' }),
+      run(async () => (await import('./commands/completion.js')).completion),
+    )
     // `version` alone is answered before yargs loads (src/fast.ts); this is the same, with other flags
-    .command('version', 'Print the kubectl-arch version', () => {}, (a) => {
-      process.stdout.write(versionLine((a as unknown as GlobalArgs).output));
+    .command(
+      'version',
+      'Print the kubectl-arch version',
+      () => {},
+      (a) => {
+        process.stdout.write(versionLine((a as unknown as GlobalArgs).output));
+      },
+    )
+    .option('kubeconfig', {
+      type: 'string',
+      describe: 'Path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)',
+      group: 'Cluster:',
     })
-    .option('kubeconfig', { type: 'string', describe: 'Path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)', group: 'Cluster:' })
     .option('context', { type: 'string', describe: 'kubeconfig context to use', group: 'Cluster:' })
     .option('cluster', { type: 'string', describe: 'kubeconfig cluster to use', group: 'Cluster:' })
     .option('user', { type: 'string', describe: 'kubeconfig user to use', group: 'Cluster:' })
-    .option('namespace', { alias: 'n', type: 'string', describe: 'Limit namespaced objects to this namespace (default: all)', group: 'Cluster:' })
+    .option('namespace', {
+      alias: 'n',
+      type: 'string',
+      describe: 'Limit namespaced objects to this namespace (default: all)',
+      group: 'Cluster:',
+    })
     .option('all-namespaces', { alias: 'A', type: 'boolean', describe: 'All namespaces (the default; overrides -n)', group: 'Cluster:' })
-    .option('request-timeout', { type: 'string', describe: 'Timeout per request, e.g. 30s, 1m (0 = none)', default: '30s', group: 'Cluster:' })
-    .option('deadline', { type: 'string', describe: 'Time limit for the whole run; what is not fetched by then is reported as not visible', default: '30s', group: 'Cluster:' })
-    .option('snapshot', { type: 'string', describe: 'Work offline on a snapshot FILE or DIR (kubectl arch snapshot, or kubectl get -o yaml|json output)', group: 'Cluster:' })
+    .option('request-timeout', {
+      type: 'string',
+      describe: 'Timeout per request, e.g. 30s, 1m (0 = none)',
+      default: '30s',
+      group: 'Cluster:',
+    })
+    .option('deadline', {
+      type: 'string',
+      describe: 'Time limit for the whole run; what is not fetched by then is reported as not visible',
+      default: '30s',
+      group: 'Cluster:',
+    })
+    .option('snapshot', {
+      type: 'string',
+      describe: 'Work offline on a snapshot FILE or DIR (kubectl arch snapshot, or kubectl get -o yaml|json output)',
+      group: 'Cluster:',
+    })
     .option('output', { alias: 'o', choices: ['table', 'json', 'yaml'] as const, default: 'table' as const, describe: 'Output format' })
-    .option('fail-on', { choices: ['none', 'warning', 'error'] as const, default: 'error' as const, describe: 'Exit 1 when a finding is at least this severe' })
+    .option('fail-on', {
+      choices: ['none', 'warning', 'error'] as const,
+      default: 'error' as const,
+      describe: 'Exit 1 when a finding is at least this severe',
+    })
     .option('color', { type: 'boolean', describe: 'Colour on a TTY (--no-color or NO_COLOR turns it off)' })
     .option('verbose', { alias: 'v', type: 'boolean', describe: 'Log every request (method, path, status, ms) and stacks to stderr' })
-    .epilogue(`Exit codes: 0 clean, 1 findings at or above --fail-on, 2 bad usage or input, 3 cluster unreachable or unauthenticated, 4 internal error.\nRead-only: only GET requests are sent. Docs: kubectl arch explain <check>.`)
+    .epilogue(
+      `Exit codes: 0 clean, 1 findings at or above --fail-on, 2 bad usage or input, 3 cluster unreachable or unauthenticated, 4 internal error.\nRead-only: only GET requests are sent. Docs: kubectl arch explain <check>.`,
+    )
     .demandCommand(1, 'name a command (see --help)')
     .recommendCommands()
     .strict()

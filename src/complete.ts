@@ -5,7 +5,8 @@
 // The commands and flags mirror src/cli.ts; a test keeps them equal to `--help`.
 import { readFileSync } from 'node:fs';
 
-const DEFAULT = 0, NO_FILES = 4;
+const DEFAULT = 0,
+  NO_FILES = 4;
 // check ids and finding codes with their titles, rendered from the registry at build time
 // (scripts/build.mjs) so completing `explain` loads no check code; null: import the registry
 declare const __EXPLAIN__: [string, string][] | null | undefined;
@@ -15,7 +16,10 @@ const EXPLAIN: [string, string][] | null = typeof __EXPLAIN__ === 'object' ? __E
 export async function explainCandidates(): Promise<[string, string][]> {
   if (EXPLAIN) return EXPLAIN;
   const { CHECKS } = await import('./checks/registry.js');
-  return CHECKS.flatMap((c) => [[c.id, c.title] as [string, string], ...Object.entries(c.codes).map(([code, title]) => [code, String(title)] as [string, string])]);
+  return CHECKS.flatMap((c) => [
+    [c.id, c.title] as [string, string],
+    ...Object.entries(c.codes).map(([code, title]) => [code, String(title)] as [string, string]),
+  ]);
 }
 
 const COMMANDS: [string, string][] = [
@@ -29,7 +33,12 @@ const COMMANDS: [string, string][] = [
   ['version', 'Print the kubectl-arch version'],
 ];
 
-interface Flag { name: string; alias?: string; desc: string; value?: 'files' | 'none' | 'context' | 'cluster' | 'user' | string[] }
+interface Flag {
+  name: string;
+  alias?: string;
+  desc: string;
+  value?: 'files' | 'none' | 'context' | 'cluster' | 'user' | string[];
+}
 const GLOBAL: Flag[] = [
   { name: 'kubeconfig', desc: 'Path to the kubeconfig file', value: 'files' },
   { name: 'context', desc: 'kubeconfig context to use', value: 'context' },
@@ -61,7 +70,7 @@ const PER_COMMAND: Record<string, Flag[]> = {
 };
 export const SHELLS = ['bash', 'zsh', 'fish'];
 
-const flagsFor = (cmd: string | undefined): Flag[] => [...(cmd ? PER_COMMAND[cmd] ?? [] : []), ...GLOBAL];
+const flagsFor = (cmd: string | undefined): Flag[] => [...(cmd ? (PER_COMMAND[cmd] ?? []) : []), ...GLOBAL];
 const findFlag = (word: string, cmd: string | undefined): Flag | undefined => {
   const name = word.replace(/^--?/, '').replace(/=.*$/, '');
   return flagsFor(cmd).find((f) => (word.startsWith('--') ? f.name === name : f.alias === name));
@@ -81,7 +90,9 @@ async function kubeconfigNames(words: string[], kind: 'contexts' | 'clusters' | 
       const doc = load(readFileSync(file, 'utf8').replace(/^\uFEFF/, '')) as Record<string, unknown> | null;
       const list = doc?.[kind];
       if (Array.isArray(list)) for (const e of list) if (typeof e?.name === 'string') names.add(e.name);
-    } catch { /* completion never fails: an unreadable file offers nothing */ }
+    } catch {
+      /* completion never fails: an unreadable file offers nothing */
+    }
   }
   return [...names];
 }

@@ -14,7 +14,11 @@ export const EXIT = {
 } as const;
 
 export class UserError extends Error {
-  constructor(message: string, readonly exitCode: number, readonly hint?: string) {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+    readonly hint?: string,
+  ) {
     super(message);
     this.name = new.target.name;
   }

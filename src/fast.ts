@@ -10,8 +10,10 @@ declare const __HELP__: Record<string, string> | null | undefined;
 const HELP: Record<string, string> | null = typeof __HELP__ === 'object' ? __HELP__ : null;
 
 export function versionLine(format: string | undefined): string {
-  return format === 'json' ? JSON.stringify({ version: VERSION, node: process.version }) + '\n'
-    : format === 'yaml' ? `version: ${VERSION}\nnode: ${process.version}\n`
+  return format === 'json'
+    ? JSON.stringify({ version: VERSION, node: process.version }) + '\n'
+    : format === 'yaml'
+      ? `version: ${VERSION}\nnode: ${process.version}\n`
       : `kubectl-arch ${VERSION} (node ${process.version})\n`;
 }
 
@@ -22,7 +24,8 @@ function versionFormat(argv: string[]): string | null {
   if (rest.length === 0) return 'table';
   const m = rest.length === 1 ? /^(?:-o|--output)=(table|json|yaml)$/.exec(rest[0] ?? '') : null;
   if (m) return m[1] ?? null;
-  if (rest.length === 2 && (rest[0] === '-o' || rest[0] === '--output') && ['table', 'json', 'yaml'].includes(rest[1] ?? '')) return rest[1] ?? null;
+  if (rest.length === 2 && (rest[0] === '-o' || rest[0] === '--output') && ['table', 'json', 'yaml'].includes(rest[1] ?? ''))
+    return rest[1] ?? null;
   return null;
 }
 

@@ -54,37 +54,73 @@ export function detectDistribution(snap: Snapshot): { distribution: Distribution
   const configmaps = snap.of(R.configmaps);
 
   if (snap.of(R.openshiftEtcds).length > 0) return { distribution: 'OpenShift', evidence: ['etcds.operator.openshift.io exists'] };
-  if (snap.of(R.namespaces).some((n) => n.metadata.name === 'openshift-etcd')) return { distribution: 'OpenShift', evidence: ['namespace openshift-etcd'] };
+  if (snap.of(R.namespaces).some((n) => n.metadata.name === 'openshift-etcd'))
+    return { distribution: 'OpenShift', evidence: ['namespace openshift-etcd'] };
   let n = some((x) => kubelet(x).includes('+k3s') || provider(x).startsWith('k3s://'));
-  if (n || version.includes('+k3s')) return { distribution: 'K3s', evidence: [n ? `node ${n.metadata.name}: kubelet ${kubelet(n)}${provider(n) ? `, providerID ${provider(n)}` : ''}` : `server version ${version}`] };
+  if (n || version.includes('+k3s'))
+    return {
+      distribution: 'K3s',
+      evidence: [
+        n
+          ? `node ${n.metadata.name}: kubelet ${kubelet(n)}${provider(n) ? `, providerID ${provider(n)}` : ''}`
+          : `server version ${version}`,
+      ],
+    };
   n = some((x) => kubelet(x).includes('+rke2') || provider(x).startsWith('rke2://'));
-  if (n || version.includes('+rke2')) return { distribution: 'RKE2', evidence: [n ? `node ${n.metadata.name}: kubelet ${kubelet(n)}` : `server version ${version}`] };
+  if (n || version.includes('+rke2'))
+    return { distribution: 'RKE2', evidence: [n ? `node ${n.metadata.name}: kubelet ${kubelet(n)}` : `server version ${version}`] };
   n = some((x) => kubelet(x).includes('+k0s'));
-  if (n || version.includes('+k0s')) return { distribution: 'k0s', evidence: [n ? `node ${n.metadata.name}: kubelet ${kubelet(n)}` : `server version ${version}`] };
-  n = some((x) => label(x, 'eks.amazonaws.com/nodegroup') !== undefined || (provider(x).startsWith('aws://') && kubelet(x).includes('-eks-')));
-  if (n || /-eks-/.test(version)) return { distribution: 'EKS', evidence: [n ? `node ${n.metadata.name}: EKS node labels/providerID` : `server version ${version}`] };
+  if (n || version.includes('+k0s'))
+    return { distribution: 'k0s', evidence: [n ? `node ${n.metadata.name}: kubelet ${kubelet(n)}` : `server version ${version}`] };
+  n = some(
+    (x) => label(x, 'eks.amazonaws.com/nodegroup') !== undefined || (provider(x).startsWith('aws://') && kubelet(x).includes('-eks-')),
+  );
+  if (n || /-eks-/.test(version))
+    return { distribution: 'EKS', evidence: [n ? `node ${n.metadata.name}: EKS node labels/providerID` : `server version ${version}`] };
   n = some((x) => label(x, 'cloud.google.com/gke-nodepool') !== undefined);
-  if (n || /-gke\./.test(version)) return { distribution: 'GKE', evidence: [n ? `node ${n.metadata.name}: label cloud.google.com/gke-nodepool` : `server version ${version}`] };
+  if (n || /-gke\./.test(version))
+    return {
+      distribution: 'GKE',
+      evidence: [n ? `node ${n.metadata.name}: label cloud.google.com/gke-nodepool` : `server version ${version}`],
+    };
   n = some((x) => label(x, 'kubernetes.azure.com/cluster') !== undefined);
   if (n) return { distribution: 'AKS', evidence: [`node ${n.metadata.name}: label kubernetes.azure.com/cluster`] };
   const talosPod = pods.find((p) => label(p, 'app.kubernetes.io/managed-by') === 'Talos');
   n = some((x) => (x.status?.nodeInfo?.osImage ?? '').startsWith('Talos'));
-  if (talosPod || n) return { distribution: 'Talos', evidence: [talosPod ? `pod ${talosPod.metadata.namespace}/${talosPod.metadata.name} managed-by Talos` : `node ${n!.metadata.name}: osImage ${n!.status.nodeInfo.osImage}`] };
+  if (talosPod || n)
+    return {
+      distribution: 'Talos',
+      evidence: [
+        talosPod
+          ? `pod ${talosPod.metadata.namespace}/${talosPod.metadata.name} managed-by Talos`
+          : `node ${n!.metadata.name}: osImage ${n!.status.nodeInfo.osImage}`,
+      ],
+    };
   if (configmaps.some((c) => c.metadata.namespace === 'kube-system' && c.metadata.name === 'kubeadm-config')) {
     return { distribution: 'kubeadm', evidence: ['ConfigMap kube-system/kubeadm-config'] };
   }
   const kubeadmPod = pods.find((p) => Object.keys(p.metadata.annotations ?? {}).some((k) => k.startsWith('kubeadm.kubernetes.io/')));
-  if (kubeadmPod) return { distribution: 'kubeadm', evidence: [`pod ${kubeadmPod.metadata.namespace}/${kubeadmPod.metadata.name} has kubeadm.kubernetes.io annotations`] };
+  if (kubeadmPod)
+    return {
+      distribution: 'kubeadm',
+      evidence: [`pod ${kubeadmPod.metadata.namespace}/${kubeadmPod.metadata.name} has kubeadm.kubernetes.io annotations`],
+    };
   return { distribution: 'unknown', evidence: [] };
 }
 
 function controlPlaneOf(d: Distribution, snap: Snapshot): string {
   const cpPods = snap.of(R.pods).filter((p) => p.metadata.namespace === 'kube-system' && label(p, 'tier') === 'control-plane');
   switch (d) {
-    case 'K3s': return cpPods.length ? `${cpPods.length} control-plane pods` : 'embedded in each `k3s server` process (no control-plane pods)';
-    case 'k0s': return 'k0s controller processes (not visible as pods or nodes)';
-    case 'EKS': case 'GKE': case 'AKS': return 'managed by the provider (not visible)';
-    default: return cpPods.length ? `${cpPods.length} static pods in kube-system (component=..., tier=control-plane)` : 'unknown';
+    case 'K3s':
+      return cpPods.length ? `${cpPods.length} control-plane pods` : 'embedded in each `k3s server` process (no control-plane pods)';
+    case 'k0s':
+      return 'k0s controller processes (not visible as pods or nodes)';
+    case 'EKS':
+    case 'GKE':
+    case 'AKS':
+      return 'managed by the provider (not visible)';
+    default:
+      return cpPods.length ? `${cpPods.length} static pods in kube-system (component=..., tier=control-plane)` : 'unknown';
   }
 }
 
@@ -93,8 +129,15 @@ function cniOf(snap: Snapshot): string {
   const flannel = nodes.map((n) => n.metadata.annotations?.['flannel.alpha.coreos.com/backend-type']).find(Boolean);
   if (flannel) return `flannel (${flannel})`;
   const pods = snap.of(R.pods);
-  const has = (re: RegExp): boolean => pods.some((p) => re.test(p.metadata.name) || re.test(label(p, 'k8s-app') ?? '') || re.test(label(p, 'app') ?? ''));
-  for (const [name, re] of [['cilium', /^cilium(-|$)/], ['calico', /^calico-node/], ['flannel', /flannel/], ['weave', /^weave-net/], ['kube-router', /^kube-router/]] as const) {
+  const has = (re: RegExp): boolean =>
+    pods.some((p) => re.test(p.metadata.name) || re.test(label(p, 'k8s-app') ?? '') || re.test(label(p, 'app') ?? ''));
+  for (const [name, re] of [
+    ['cilium', /^cilium(-|$)/],
+    ['calico', /^calico-node/],
+    ['flannel', /flannel/],
+    ['weave', /^weave-net/],
+    ['kube-router', /^kube-router/],
+  ] as const) {
     if (has(re)) return name;
   }
   return 'unknown';
@@ -106,8 +149,12 @@ export function fingerprint(snap: Snapshot): Fingerprint {
   const gaps: string[] = [];
   const nodesVis = snap.visibility(R.nodes);
   if (nodesVis) gaps.push(`nodes: ${nodesVis.reason}`);
-  if (snap.header.fromCache) gaps.push('everything below was listed from the API server\'s watch cache because its readiness failed: possibly stale');
-  if (snap.duplicates) gaps.push(`${snap.duplicates} object${snap.duplicates === 1 ? ' was' : 's were'} given more than once in the snapshot files and counted once`);
+  if (snap.header.fromCache)
+    gaps.push("everything below was listed from the API server's watch cache because its readiness failed: possibly stale");
+  if (snap.duplicates)
+    gaps.push(
+      `${snap.duplicates} object${snap.duplicates === 1 ? ' was' : 's were'} given more than once in the snapshot files and counted once`,
+    );
   const groups = new Map<string, { roles: string[]; count: number; names: string[] }>();
   for (const n of nodes) {
     const roles = nodeRoles(n);
@@ -120,12 +167,15 @@ export function fingerprint(snap: Snapshot): Fingerprint {
   const byRole = [...groups.values()].sort((a, b) => b.roles.length - a.roles.length || a.roles.join().localeCompare(b.roles.join()));
   const serverWord = distribution === 'K3s' || distribution === 'RKE2';
   const parts = byRole.map((g) => {
-    if (g.roles.length === 0) return `${g.count} ${serverWord ? (g.count === 1 ? 'agent' : 'agents') : (g.count === 1 ? 'worker' : 'workers')}`;
+    if (g.roles.length === 0)
+      return `${g.count} ${serverWord ? (g.count === 1 ? 'agent' : 'agents') : g.count === 1 ? 'worker' : 'workers'}`;
     const isServer = g.roles.includes('control-plane') || g.roles.includes('master');
     const noun = serverWord && isServer ? (g.count === 1 ? 'server' : 'servers') : '';
     return noun ? `${g.count} ${noun} (${g.roles.join(', ')})` : `${g.count} ${g.roles.join(', ')}`;
   });
-  const summary = nodesVis ? 'unknown (nodes not visible)' : `${nodes.length} node${nodes.length === 1 ? '' : 's'}${parts.length ? ': ' + parts.join(', ') : ''}`;
+  const summary = nodesVis
+    ? 'unknown (nodes not visible)'
+    : `${nodes.length} node${nodes.length === 1 ? '' : 's'}${parts.length ? ': ' + parts.join(', ') : ''}`;
   const rt = new Map<string, number>();
   for (const n of nodes) {
     const v = n.status?.nodeInfo?.containerRuntimeVersion ?? 'unknown';
@@ -152,7 +202,4 @@ export function fingerprint(snap: Snapshot): Fingerprint {
 }
 
 /** Types the fingerprint reads; fetched with every report. */
-export const FINGERPRINT_NEEDS = [
-  R.nodes, R.namespaces, R.podsLean, CONFIGMAPS,
-  { ...R.openshiftEtcds, optional: true },
-];
+export const FINGERPRINT_NEEDS = [R.nodes, R.namespaces, R.podsLean, CONFIGMAPS, { ...R.openshiftEtcds, optional: true }];

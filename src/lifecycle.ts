@@ -13,7 +13,10 @@ let installed = false;
 export function installProcessHandlers(): void {
   if (installed) return;
   installed = true;
-  for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  for (const [sig, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const) {
     process.on(sig, () => {
       for (const fn of cleanups) {
         try {

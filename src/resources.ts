@@ -3,24 +3,36 @@
 import type { KObject, Need } from './model.js';
 
 const t = (group: string, version: string, resource: string, kind: string, namespaced: boolean): Need => ({
-  group, version, resource, kind, namespaced,
+  group,
+  version,
+  resource,
+  kind,
+  namespaced,
 });
 
 /** Pods: checks read metadata, the node, the phase, readiness and restarts — not the (large) spec. */
 const trimPod = (o: KObject): KObject => ({
-  apiVersion: o.apiVersion, kind: o.kind, metadata: o.metadata,
+  apiVersion: o.apiVersion,
+  kind: o.kind,
+  metadata: o.metadata,
   spec: { nodeName: o.spec?.nodeName },
   status: {
     phase: o.status?.phase,
     conditions: o.status?.conditions,
-    containerStatuses: (o.status?.containerStatuses ?? []).map((c: { name?: string; ready?: boolean; restartCount?: number }) => ({ name: c.name, ready: c.ready, restartCount: c.restartCount })),
+    containerStatuses: (o.status?.containerStatuses ?? []).map((c: { name?: string; ready?: boolean; restartCount?: number }) => ({
+      name: c.name,
+      ready: c.ready,
+      restartCount: c.restartCount,
+    })),
     podIP: o.status?.podIP,
   },
 });
 
 /** Nodes: checks read labels, annotations, roles, taints, conditions and nodeInfo — not the image list. */
 const trimNode = (o: KObject): KObject => ({
-  apiVersion: o.apiVersion, kind: o.kind, metadata: o.metadata,
+  apiVersion: o.apiVersion,
+  kind: o.kind,
+  metadata: o.metadata,
   spec: { providerID: o.spec?.providerID, unschedulable: o.spec?.unschedulable, taints: o.spec?.taints, podCIDR: o.spec?.podCIDR },
   status: { conditions: o.status?.conditions, nodeInfo: o.status?.nodeInfo, addresses: o.status?.addresses },
 });
@@ -41,20 +53,27 @@ const trimSource = (src: unknown): unknown => {
 };
 const trimApplication = (o: KObject): KObject => ({
   ...o,
-  spec: o.spec && typeof o.spec === 'object' ? {
-    ...without(o.spec, ['source', 'sources']) as object,
-    ...(o.spec.source ? { source: trimSource(o.spec.source) } : {}),
-    ...(Array.isArray(o.spec.sources) ? { sources: o.spec.sources.map(trimSource) } : {}),
-  } : o.spec,
+  spec:
+    o.spec && typeof o.spec === 'object'
+      ? {
+          ...(without(o.spec, ['source', 'sources']) as object),
+          ...(o.spec.source ? { source: trimSource(o.spec.source) } : {}),
+          ...(Array.isArray(o.spec.sources) ? { sources: o.spec.sources.map(trimSource) } : {}),
+        }
+      : o.spec,
   status: without(o.status, ['history', 'summary', 'resources', 'sourceHydrator']),
 });
 
 /** Flux: HelmRelease values and Kustomization post-build substitutions can hold credentials. */
 const trimFlux = (o: KObject): KObject => ({
   ...o,
-  spec: o.spec && typeof o.spec === 'object'
-    ? { ...without(o.spec, ['values']) as object, ...(o.spec.postBuild ? { postBuild: without(o.spec.postBuild, ['substitute']) } : {}) }
-    : o.spec,
+  spec:
+    o.spec && typeof o.spec === 'object'
+      ? {
+          ...(without(o.spec, ['values']) as object),
+          ...(o.spec.postBuild ? { postBuild: without(o.spec.postBuild, ['substitute']) } : {}),
+        }
+      : o.spec,
 });
 
 /** K3s HelmCharts: values and the chart tarball are not read (and values can hold credentials). */
@@ -73,18 +92,27 @@ export const R = {
   pods: { ...t('', 'v1', 'pods', 'Pod', true), trim: trimPod },
   /** Pods as most checks need them: metadata, whether Running, and full bodies only for control-plane pods. */
   podsLean: {
-    ...t('', 'v1', 'pods', 'Pod', true), metadataOnly: true, runningPhase: true, trim: trimPod,
+    ...t('', 'v1', 'pods', 'Pod', true),
+    metadataOnly: true,
+    runningPhase: true,
+    trim: trimPod,
     bodiesFor: (m) => m.namespace === 'kube-system' && (m.labels?.tier === 'control-plane' || m.labels?.component === 'etcd'),
   } as Need,
   services: t('', 'v1', 'services', 'Service', true),
   endpoints: t('', 'v1', 'endpoints', 'Endpoints', true),
   configmaps: t('', 'v1', 'configmaps', 'ConfigMap', true),
-  events: { ...t('', 'v1', 'events', 'Event', true), keep: keepEvent,
-    fieldSelectors: ['type=Warning', 'type!=Warning,involvedObject.kind=Addon', 'type!=Warning,involvedObject.kind=HelmChart'] },
+  events: {
+    ...t('', 'v1', 'events', 'Event', true),
+    keep: keepEvent,
+    fieldSelectors: ['type=Warning', 'type!=Warning,involvedObject.kind=Addon', 'type!=Warning,involvedObject.kind=HelmChart'],
+  },
   persistentvolumes: t('', 'v1', 'persistentvolumes', 'PersistentVolume', false),
   persistentvolumeclaims: t('', 'v1', 'persistentvolumeclaims', 'PersistentVolumeClaim', true),
-  eventsV1: { ...t('events.k8s.io', 'v1', 'events', 'Event', true), keep: keepEvent,
-    fieldSelectors: ['type=Warning', 'type!=Warning,regarding.kind=Addon', 'type!=Warning,regarding.kind=HelmChart'] },
+  eventsV1: {
+    ...t('events.k8s.io', 'v1', 'events', 'Event', true),
+    keep: keepEvent,
+    fieldSelectors: ['type=Warning', 'type!=Warning,regarding.kind=Addon', 'type!=Warning,regarding.kind=HelmChart'],
+  },
   endpointslices: t('discovery.k8s.io', 'v1', 'endpointslices', 'EndpointSlice', true),
   deployments: t('apps', 'v1', 'deployments', 'Deployment', true),
   /** Only names and labels are read (their pod templates can hold literal env values). */
@@ -97,7 +125,11 @@ export const R = {
   addons: t('k3s.cattle.io', 'v1', 'addons', 'Addon', true),
   helmcharts: { ...t('helm.cattle.io', 'v1', 'helmcharts', 'HelmChart', true), trim: trimHelmChart },
   argoApplications: { ...t('argoproj.io', 'v1alpha1', 'applications', 'Application', true), clusterWide: true, trim: trimApplication },
-  fluxKustomizations: { ...t('kustomize.toolkit.fluxcd.io', 'v1', 'kustomizations', 'Kustomization', true), clusterWide: true, trim: trimFlux },
+  fluxKustomizations: {
+    ...t('kustomize.toolkit.fluxcd.io', 'v1', 'kustomizations', 'Kustomization', true),
+    clusterWide: true,
+    trim: trimFlux,
+  },
   fluxHelmReleases: { ...t('helm.toolkit.fluxcd.io', 'v2', 'helmreleases', 'HelmRelease', true), clusterWide: true, trim: trimFlux },
   k0sEtcdMembers: t('etcd.k0sproject.io', 'v1beta1', 'etcdmembers', 'EtcdMember', false),
   openshiftEtcds: t('operator.openshift.io', 'v1', 'etcds', 'Etcd', false),

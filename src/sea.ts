@@ -13,14 +13,22 @@ function loadCli(): { main: () => Promise<number> } {
   const src = sea.getAsset('cli.cjs', 'utf8');
   const cachedData = sea.getAssetKeys().includes('cli.cache') ? Buffer.from(sea.getRawAsset('cli.cache')) : undefined;
   const script = new vm.Script(wrap(src), { filename: 'kubectl-arch-cli.cjs', cachedData });
-  if (process.env.KUBECTL_ARCH_DEBUG_SEA) process.stderr.write(`cli.cache: ${cachedData ? (script.cachedDataRejected ? 'rejected' : 'accepted') : 'none'}\n`);
+  if (process.env.KUBECTL_ARCH_DEBUG_SEA)
+    process.stderr.write(`cli.cache: ${cachedData ? (script.cachedDataRejected ? 'rejected' : 'accepted') : 'none'}\n`);
   const mod = { exports: {} as { main: () => Promise<number> } };
   (script.runInThisContext() as (...a: unknown[]) => void)(mod.exports, require, mod, __filename, __dirname);
   return mod.exports;
 }
 
 // version, top-level --help and completion before the CLI (and yargs) is compiled
-fast(process.argv.slice(2)).then((code) => code ?? loadCli().main()).then((code) => { process.exitCode = code; }, (e: unknown) => {
-  process.stderr.write(`error: internal error: ${(e as Error)?.message ?? String(e)}\n`);
-  process.exitCode = 4;
-});
+fast(process.argv.slice(2))
+  .then((code) => code ?? loadCli().main())
+  .then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e: unknown) => {
+      process.stderr.write(`error: internal error: ${(e as Error)?.message ?? String(e)}\n`);
+      process.exitCode = 4;
+    },
+  );

@@ -26,7 +26,9 @@ export interface RunOptions {
 
 export function checkSnapshot(check: Check, objects: KObject[], o: RunOptions = {}): Snapshot {
   const skip = new Set((o.without ?? []).map((n) => `${n.group}|${n.kind}`));
-  const captured = [...check.needs, ...(o.captured ?? [])].filter((n) => !skip.has(`${n.group}|${n.kind}`)).map((n) => ({ group: n.group, kind: n.kind }));
+  const captured = [...check.needs, ...(o.captured ?? [])]
+    .filter((n) => !skip.has(`${n.group}|${n.kind}`))
+    .map((n) => ({ group: n.group, kind: n.kind }));
   const snap = snapshotOf(objects, { captured, readyz: o.readyz });
   if (o.perNode) snap.header.perNode = o.perNode;
   o.prepare?.(snap);

@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { etcdBinary } from '../../e2e/lib/etcd-bin.mjs';
 
-
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = net.createServer();
@@ -43,7 +42,9 @@ async function waitReady(url: string, ms: number): Promise<void> {
         const j = (await r.json()) as { leader?: string };
         if (j.leader && j.leader !== '0') return;
       }
-    } catch { /* not up yet */ }
+    } catch {
+      /* not up yet */
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`etcd at ${url} did not get a leader within ${ms} ms`);
@@ -52,9 +53,23 @@ async function waitReady(url: string, ms: number): Promise<void> {
 function killPid(p: ChildProcess | null): Promise<void> {
   if (!p || p.exitCode !== null || p.pid === undefined) return Promise.resolve();
   return new Promise((resolve) => {
-    const t = setTimeout(() => { try { process.kill(p.pid!, 'SIGKILL'); } catch { /* gone */ } }, 3000);
-    p.once('exit', () => { clearTimeout(t); resolve(); });
-    try { process.kill(p.pid!, 'SIGTERM'); } catch { clearTimeout(t); resolve(); }
+    const t = setTimeout(() => {
+      try {
+        process.kill(p.pid!, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+    }, 3000);
+    p.once('exit', () => {
+      clearTimeout(t);
+      resolve();
+    });
+    try {
+      process.kill(p.pid!, 'SIGTERM');
+    } catch {
+      clearTimeout(t);
+      resolve();
+    }
   });
 }
 
@@ -63,17 +78,44 @@ export async function startEtcd(n: number): Promise<EtcdCluster> {
   const token = `kubectl-arch-test-${process.pid}-${Date.now()}`;
   const members: EtcdMemberProc[] = [];
   for (let i = 0; i < n; i++) {
-    members.push({ name: `m${i + 1}`, clientURL: `http://127.0.0.1:${await freePort()}`, peerURL: `http://127.0.0.1:${await freePort()}`, proc: null, pid: undefined });
+    members.push({
+      name: `m${i + 1}`,
+      clientURL: `http://127.0.0.1:${await freePort()}`,
+      peerURL: `http://127.0.0.1:${await freePort()}`,
+      proc: null,
+      pid: undefined,
+    });
   }
   const initial = members.map((m) => `${m.name}=${m.peerURL}`).join(',');
   for (const m of members) {
-    const p = spawn(etcdBinary(), [
-      '--name', m.name, '--data-dir', join(dir, m.name),
-      '--listen-client-urls', m.clientURL, '--advertise-client-urls', m.clientURL,
-      '--listen-peer-urls', m.peerURL, '--initial-advertise-peer-urls', m.peerURL,
-      '--initial-cluster', initial, '--initial-cluster-state', 'new', '--initial-cluster-token', token,
-      '--heartbeat-interval', '50', '--election-timeout', '500',
-    ], { stdio: 'ignore' });
+    const p = spawn(
+      etcdBinary(),
+      [
+        '--name',
+        m.name,
+        '--data-dir',
+        join(dir, m.name),
+        '--listen-client-urls',
+        m.clientURL,
+        '--advertise-client-urls',
+        m.clientURL,
+        '--listen-peer-urls',
+        m.peerURL,
+        '--initial-advertise-peer-urls',
+        m.peerURL,
+        '--initial-cluster',
+        initial,
+        '--initial-cluster-state',
+        'new',
+        '--initial-cluster-token',
+        token,
+        '--heartbeat-interval',
+        '50',
+        '--election-timeout',
+        '500',
+      ],
+      { stdio: 'ignore' },
+    );
     m.proc = p;
     m.pid = p.pid;
   }

@@ -12,10 +12,18 @@ export function exampleObjects(): KObject[] {
 
 /** Every type the example holds, as the test API server should serve them. */
 export const EXAMPLE_TYPES: ResourceType[] = [
-  ...Object.values(R).filter((t) => !['argoproj.io', 'k3s.cattle.io', 'helm.cattle.io'].includes(t.group) && !t.group.includes('fluxcd') && !t.group.includes('k0s') && !t.group.includes('openshift')),
+  ...Object.values(R).filter(
+    (t) =>
+      !['argoproj.io', 'k3s.cattle.io', 'helm.cattle.io'].includes(t.group) &&
+      !t.group.includes('fluxcd') &&
+      !t.group.includes('k0s') &&
+      !t.group.includes('openshift'),
+  ),
   { group: 'apps', version: 'v1', resource: 'replicasets', kind: 'ReplicaSet', namespaced: true },
   { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterroles', kind: 'ClusterRole', namespaced: false },
-  R.addons, R.helmcharts, R.argoApplications,
+  R.addons,
+  R.helmcharts,
+  R.argoApplications,
   // served (discovery lists it) but never read by kubectl-arch
   { group: '', version: 'v1', resource: 'secrets', kind: 'Secret', namespaced: true },
 ];
@@ -26,14 +34,34 @@ export function obj(apiVersion: string, kind: string, name: string, namespace?: 
 }
 
 /** A snapshot holding these objects; the listed types count as captured even when empty. */
-export function snapshotOf(objects: KObject[], opts: { captured?: Array<{ group: string; kind: string }>; capturedAt?: string; serverVersion?: string; readyz?: string } = {}): Snapshot {
-  const snap = new Snapshot({ capturedAt: opts.capturedAt ?? '2026-08-13T09:00:00Z', serverVersion: opts.serverVersion ? { gitVersion: opts.serverVersion } : undefined, readyz: opts.readyz });
+export function snapshotOf(
+  objects: KObject[],
+  opts: { captured?: Array<{ group: string; kind: string }>; capturedAt?: string; serverVersion?: string; readyz?: string } = {},
+): Snapshot {
+  const snap = new Snapshot({
+    capturedAt: opts.capturedAt ?? '2026-08-13T09:00:00Z',
+    serverVersion: opts.serverVersion ? { gitVersion: opts.serverVersion } : undefined,
+    readyz: opts.readyz,
+  });
   for (const c of opts.captured ?? []) snap.addList(c.group, c.kind, []);
   for (const o of objects) snap.addObject(o);
   return snap;
 }
 
-export function node(name: string, opts: { kubelet?: string; roles?: string[]; ready?: boolean; cordoned?: boolean; providerID?: string; labels?: Record<string, string>; conditions?: unknown[]; runtime?: string; annotations?: Record<string, string> } = {}): KObject {
+export function node(
+  name: string,
+  opts: {
+    kubelet?: string;
+    roles?: string[];
+    ready?: boolean;
+    cordoned?: boolean;
+    providerID?: string;
+    labels?: Record<string, string>;
+    conditions?: unknown[];
+    runtime?: string;
+    annotations?: Record<string, string>;
+  } = {},
+): KObject {
   const labels: Record<string, string> = { ...(opts.labels ?? {}) };
   for (const r of opts.roles ?? []) labels[`node-role.kubernetes.io/${r}`] = 'true';
   return obj('v1', 'Node', name, undefined, {

@@ -75,7 +75,13 @@ export async function startTestApiServer(opts: { types: ResourceType[]; objects:
   const server = https.createServer({ cert: certs.cert, key: certs.key }, (req, res) => {
     const url = new URL(req.url ?? '/', 'https://127.0.0.1');
     const accept = String(req.headers.accept ?? '');
-    const rec: RequestRecord = { method: req.method ?? '', path: url.pathname + url.search, accept, status: 0, auth: req.headers.authorization };
+    const rec: RequestRecord = {
+      method: req.method ?? '',
+      path: url.pathname + url.search,
+      accept,
+      status: 0,
+      auth: req.headers.authorization,
+    };
     requests.push(rec);
     const send = (status: number, body: unknown, headers: Record<string, string> = {}): void => {
       rec.status = status;
@@ -94,7 +100,12 @@ export async function startTestApiServer(opts: { types: ResourceType[]; objects:
       const body = faults.readyz ?? '[+]ping ok\n[+]etcd ok\nreadyz check passed\n';
       return send(/^\[-\]/m.test(body) ? 500 : 200, body);
     }
-    if (p === '/api') return send(200, { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: '127.0.0.1' }] });
+    if (p === '/api')
+      return send(200, {
+        kind: 'APIVersions',
+        versions: ['v1'],
+        serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: '127.0.0.1' }],
+      });
     if (p === '/apis') {
       const bogus = Array.from({ length: faults.bogusGroups ?? 0 }, (_, i) => `bogus${i}.example.com/v1`);
       const groups = [...new Set([...types.filter((t) => t.group).map((t) => `${t.group}/${t.version}`), ...bogus])].map((gv) => {
@@ -108,29 +119,59 @@ export async function startTestApiServer(opts: { types: ResourceType[]; objects:
       const group = disc[2] ?? '';
       const version = disc[1] ?? disc[3]!;
       if (group.startsWith('bogus') && faults.bogusGroups) {
-        return send(200, { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: `${group}/${version}`, resources: [{ name: 'widgets', namespaced: true, kind: 'Widget', verbs: ['list'] }] });
+        return send(200, {
+          kind: 'APIResourceList',
+          apiVersion: 'v1',
+          groupVersion: `${group}/${version}`,
+          resources: [{ name: 'widgets', namespaced: true, kind: 'Widget', verbs: ['list'] }],
+        });
       }
       const res = types.filter((t) => t.group === group && t.version === version);
       if (res.length === 0) return status(404, 'NotFound', 'the server could not find the requested resource');
-      return send(200, { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group ? `${group}/${version}` : version,
-        resources: res.map((t) => ({ name: t.resource, singularName: t.kind.toLowerCase(), namespaced: t.namespaced, kind: t.kind, verbs: ['get', 'list', 'watch'] })) });
+      return send(200, {
+        kind: 'APIResourceList',
+        apiVersion: 'v1',
+        groupVersion: group ? `${group}/${version}` : version,
+        resources: res.map((t) => ({
+          name: t.resource,
+          singularName: t.kind.toLowerCase(),
+          namespaced: t.namespaced,
+          kind: t.kind,
+          verbs: ['get', 'list', 'watch'],
+        })),
+      });
     }
-    if (faults.quorumHang && /^\/(api\/v1|apis\/[^/]+\/[^/]+)\/[^/]+/.test(p) && url.searchParams.get('resourceVersion') !== '0' && !url.searchParams.get('continue')) {
+    if (
+      faults.quorumHang &&
+      /^\/(api\/v1|apis\/[^/]+\/[^/]+)\/[^/]+/.test(p) &&
+      url.searchParams.get('resourceVersion') !== '0' &&
+      !url.searchParams.get('continue')
+    ) {
       rec.status = -1;
       return; // hang: the client's timeout or abort ends it
     }
     const configz = /^\/api\/v1\/nodes\/([^/]+)\/proxy\/configz$/.exec(p);
     if (configz) {
-      if (faults.forbidden?.has('nodes/proxy')) return status(403, 'Forbidden', `nodes "${configz[1]}" is forbidden: User "reader" cannot get resource "nodes/proxy"`);
+      if (faults.forbidden?.has('nodes/proxy'))
+        return status(403, 'Forbidden', `nodes "${configz[1]}" is forbidden: User "reader" cannot get resource "nodes/proxy"`);
       const dns = faults.kubeletDNS?.[configz[1]!] ?? ['169.254.20.10'];
       return send(200, { kubeletconfig: { clusterDNS: dns, clusterDomain: 'cluster.local' } });
     }
     const one = /^\/(?:api\/(v1)|apis\/([^/]+)\/([^/]+))(?:\/namespaces\/([^/]+))?\/([^/]+)\/([^/]+)$/.exec(p);
     if (one && one[5] !== 'namespaces') {
       const t = types.find((x) => x.group === (one[2] ?? '') && x.version === (one[1] ?? one[3]) && x.resource === one[5]);
-      const o = t && objects.find((x) => groupOf(x.apiVersion) === t.group && x.kind === t.kind && x.metadata.name === one[6] && (x.metadata.namespace ?? undefined) === one[4]);
+      const o =
+        t &&
+        objects.find(
+          (x) =>
+            groupOf(x.apiVersion) === t.group &&
+            x.kind === t.kind &&
+            x.metadata.name === one[6] &&
+            (x.metadata.namespace ?? undefined) === one[4],
+        );
       if (!o) return status(404, 'NotFound', `${one[5]} "${one[6]}" not found`);
-      if (faults.forbidden?.has(one[5]!) || faults.forbiddenGet?.has(one[6]!)) return status(403, 'Forbidden', `${one[5]} "${one[6]}" is forbidden`);
+      if (faults.forbidden?.has(one[5]!) || faults.forbiddenGet?.has(one[6]!))
+        return status(403, 'Forbidden', `${one[5]} "${one[6]}" is forbidden`);
       return send(200, o);
     }
     const m = /^\/(?:api\/(v1)|apis\/([^/]+)\/([^/]+))(?:\/namespaces\/([^/]+))?\/([^/]+)$/.exec(p);
@@ -139,11 +180,16 @@ export async function startTestApiServer(opts: { types: ResourceType[]; objects:
     const version = m[1] ?? m[3]!;
     const ns = m[4];
     const plural = m[5]!;
-    if (group.startsWith('bogus') && faults.bogusGroups) return send(200, { kind: 'WidgetList', apiVersion: `${group}/${version}`, metadata: {}, items: [] });
+    if (group.startsWith('bogus') && faults.bogusGroups)
+      return send(200, { kind: 'WidgetList', apiVersion: `${group}/${version}`, metadata: {}, items: [] });
     const type = types.find((t) => t.group === group && t.version === version && t.resource === plural);
     if (!type) return status(404, 'NotFound', 'the server could not find the requested resource');
     if (faults.forbidden?.has(plural)) {
-      return status(403, 'Forbidden', `${plural}${group ? '.' + group : ''} is forbidden: User "reader" cannot list resource "${plural}" in API group "${group}" at the cluster scope`);
+      return status(
+        403,
+        'Forbidden',
+        `${plural}${group ? '.' + group : ''} is forbidden: User "reader" cannot list resource "${plural}" in API group "${group}" at the cluster scope`,
+      );
     }
     if (faults.tooMany?.resource === plural && bump(`429:${plural}`) <= faults.tooMany.times) {
       rec.status = 429;
@@ -151,10 +197,15 @@ export async function startTestApiServer(opts: { types: ResourceType[]; objects:
       res.end(JSON.stringify({ kind: 'Status', status: 'Failure', reason: 'TooManyRequests', code: 429, message: 'too many requests' }));
       return;
     }
-    if (faults.serverError?.resource === plural && bump(`500:${plural}`) <= faults.serverError.times) return status(500, 'InternalError', 'etcdserver: request timed out');
+    if (faults.serverError?.resource === plural && bump(`500:${plural}`) <= faults.serverError.times)
+      return status(500, 'InternalError', 'etcdserver: request timed out');
     const cont = url.searchParams.get('continue');
     if (cont && faults.goneOnContinue && bump('410') <= faults.goneOnContinue) {
-      return status(410, 'Expired', 'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.');
+      return status(
+        410,
+        'Expired',
+        'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.',
+      );
     }
     const selector = url.searchParams.get('labelSelector');
     let items = objects.filter((o) => groupOf(o.apiVersion) === group && o.kind === type.kind && (!ns || o.metadata.namespace === ns));
@@ -164,21 +215,34 @@ export async function startTestApiServer(opts: { types: ResourceType[]; objects:
     }
     const fieldSel = url.searchParams.get('fieldSelector');
     if (fieldSel) {
-      const get = (o: unknown, path: string): string => String(path.split('.').reduce((v: any, k) => (v == null ? undefined : v[k]), o) ?? '');
+      const get = (o: unknown, path: string): string =>
+        String(path.split('.').reduce((v: any, k) => (v == null ? undefined : v[k]), o) ?? '');
       const terms = fieldSel.split(',').map((t) => /^([^!=]+)(!?=)(.*)$/.exec(t)!);
       items = items.filter((o) => terms.every(([, path, op, v]) => (op === '=' ? get(o, path!) === v : get(o, path!) !== v)));
     }
     const limit = Number(url.searchParams.get('limit') ?? '0') || opts.pageSize || 0;
     const start = cont ? Number(Buffer.from(cont, 'base64').toString()) : 0;
     const page = limit ? items.slice(start, start + limit) : items.slice(start);
-    const next = faults.repeatContinue === plural ? Buffer.from('0').toString('base64')
-      : limit && start + limit < items.length ? Buffer.from(String(start + limit)).toString('base64') : undefined;
+    const next =
+      faults.repeatContinue === plural
+        ? Buffer.from('0').toString('base64')
+        : limit && start + limit < items.length
+          ? Buffer.from(String(start + limit)).toString('base64')
+          : undefined;
     const metaOnly = accept.includes('as=PartialObjectMetadataList');
     const body = metaOnly
-      ? { kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', metadata: { resourceVersion: '100', ...(next ? { continue: next } : {}) },
-        items: page.map((o) => ({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: o.metadata })) }
-      : { kind: `${type.kind}List`, apiVersion: group ? `${group}/${version}` : version, metadata: { resourceVersion: '100', ...(next ? { continue: next } : {}) },
-        items: page.map(({ apiVersion: _a, kind: _k, ...rest }) => rest) };
+      ? {
+          kind: 'PartialObjectMetadataList',
+          apiVersion: 'meta.k8s.io/v1',
+          metadata: { resourceVersion: '100', ...(next ? { continue: next } : {}) },
+          items: page.map((o) => ({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: o.metadata })),
+        }
+      : {
+          kind: `${type.kind}List`,
+          apiVersion: group ? `${group}/${version}` : version,
+          metadata: { resourceVersion: '100', ...(next ? { continue: next } : {}) },
+          items: page.map(({ apiVersion: _a, kind: _k, ...rest }) => rest),
+        };
     const reply = (): void => {
       if (faults.truncated === plural) {
         const text = JSON.stringify(body);
@@ -197,16 +261,54 @@ export async function startTestApiServer(opts: { types: ResourceType[]; objects:
   const port = (server.address() as AddressInfo).port;
   const url = `https://127.0.0.1:${port}`;
   const kubeconfigPath = join(certs.dir, 'kubeconfig');
-  writeFileSync(kubeconfigPath, [
-    'apiVersion: v1', 'kind: Config', 'current-context: test',
-    'clusters:', `- name: test`, '  cluster:', `    server: ${url}`, `    certificate-authority: ${certs.caFile}`,
-    'users:', '- name: test', '  user:', `    token: ${token}`, '- name: wrong', '  user:', '    token: not-the-token',
-    'contexts:', '- name: test', '  context:', '    cluster: test', '    user: test', '- name: wrong-user', '  context:', '    cluster: test', '    user: wrong',
-    '',
-  ].join('\n'));
+  writeFileSync(
+    kubeconfigPath,
+    [
+      'apiVersion: v1',
+      'kind: Config',
+      'current-context: test',
+      'clusters:',
+      `- name: test`,
+      '  cluster:',
+      `    server: ${url}`,
+      `    certificate-authority: ${certs.caFile}`,
+      'users:',
+      '- name: test',
+      '  user:',
+      `    token: ${token}`,
+      '- name: wrong',
+      '  user:',
+      '    token: not-the-token',
+      'contexts:',
+      '- name: test',
+      '  context:',
+      '    cluster: test',
+      '    user: test',
+      '- name: wrong-user',
+      '  context:',
+      '    cluster: test',
+      '    user: wrong',
+      '',
+    ].join('\n'),
+  );
   return {
-    url, certs, token, faults, requests, kubeconfigPath,
-    setObjects(t, o) { types = t; objects = o; },
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => { rmSync(certs.dir, { recursive: true, force: true }); r(); }); }),
+    url,
+    certs,
+    token,
+    faults,
+    requests,
+    kubeconfigPath,
+    setObjects(t, o) {
+      types = t;
+      objects = o;
+    },
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => {
+          rmSync(certs.dir, { recursive: true, force: true });
+          r();
+        });
+      }),
   };
 }

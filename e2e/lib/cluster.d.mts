@@ -1,4 +1,8 @@
-export interface ApiResult { status: number; json: any; text: string }
+export interface ApiResult {
+  status: number;
+  json: any;
+  text: string;
+}
 export interface ControlPlane {
   dir: string;
   url: string;

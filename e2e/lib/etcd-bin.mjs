@@ -15,9 +15,14 @@ export function etcdBinary() {
     if (dir && existsSync(join(dir, 'etcd'))) return (found = join(dir, 'etcd'));
   }
   try {
-    found = execFileSync('bash', [join(ROOT, 'e2e/build-etcd.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim().split('\n').pop();
+    found = execFileSync('bash', [join(ROOT, 'e2e/build-etcd.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
+      .trim()
+      .split('\n')
+      .pop();
   } catch {
-    throw new Error('no etcd binary: install Debian\'s etcd-server (apt-get install etcd-server), set ETCD_BIN, or install Go so e2e/build-etcd.sh can build one');
+    throw new Error(
+      "no etcd binary: install Debian's etcd-server (apt-get install etcd-server), set ETCD_BIN, or install Go so e2e/build-etcd.sh can build one",
+    );
   }
   return found;
 }

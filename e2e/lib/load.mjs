@@ -24,7 +24,9 @@ export function shiftTimes(v, deltaMs) {
 
 export function readScenario(dir) {
   const objs = [];
-  for (const f of readdirSync(dir).filter((n) => /\.ya?ml$/.test(n)).sort()) {
+  for (const f of readdirSync(dir)
+    .filter((n) => /\.ya?ml$/.test(n))
+    .sort()) {
     loadAll(readFileSync(join(dir, f), 'utf8'), (d) => {
       if (!d) return;
       if (d.kind?.endsWith('List') && Array.isArray(d.items)) objs.push(...d.items);
@@ -34,15 +36,57 @@ export function readScenario(dir) {
   return objs;
 }
 
-const STATUS_KINDS = new Set(['Node', 'Pod', 'Deployment', 'ReplicaSet', 'DaemonSet', 'StatefulSet', 'PersistentVolume', 'PersistentVolumeClaim', 'Ingress', 'Job']);
-const ORDER = ['CustomResourceDefinition', 'Namespace', 'Node', 'ClusterRole', 'PersistentVolume', 'ConfigMap', 'Deployment', 'DaemonSet', 'StatefulSet', 'ReplicaSet', 'Pod',
-  'Service', 'Endpoints', 'EndpointSlice', 'PersistentVolumeClaim', 'Ingress', 'Lease', 'Addon', 'HelmChart', 'Application'];
-const rank = (k) => { const i = ORDER.indexOf(k); return i < 0 ? ORDER.length : i; };
+const STATUS_KINDS = new Set([
+  'Node',
+  'Pod',
+  'Deployment',
+  'ReplicaSet',
+  'DaemonSet',
+  'StatefulSet',
+  'PersistentVolume',
+  'PersistentVolumeClaim',
+  'Ingress',
+  'Job',
+]);
+const ORDER = [
+  'CustomResourceDefinition',
+  'Namespace',
+  'Node',
+  'ClusterRole',
+  'PersistentVolume',
+  'ConfigMap',
+  'Deployment',
+  'DaemonSet',
+  'StatefulSet',
+  'ReplicaSet',
+  'Pod',
+  'Service',
+  'Endpoints',
+  'EndpointSlice',
+  'PersistentVolumeClaim',
+  'Ingress',
+  'Lease',
+  'Addon',
+  'HelmChart',
+  'Application',
+];
+const rank = (k) => {
+  const i = ORDER.indexOf(k);
+  return i < 0 ? ORDER.length : i;
+};
 const groupOf = (av) => (av.includes('/') ? av.split('/')[0] : '');
 
 async function discover(admin) {
   const map = new Map();
-  const add = (gv, list) => { for (const r of list.resources ?? []) if (!r.name.includes('/')) map.set(`${groupOf(gv)}|${r.kind}`, { path: gv.includes('/') ? `/apis/${gv}` : `/api/${gv}`, resource: r.name, namespaced: r.namespaced }); };
+  const add = (gv, list) => {
+    for (const r of list.resources ?? [])
+      if (!r.name.includes('/'))
+        map.set(`${groupOf(gv)}|${r.kind}`, {
+          path: gv.includes('/') ? `/apis/${gv}` : `/api/${gv}`,
+          resource: r.name,
+          namespaced: r.namespaced,
+        });
+  };
   add('v1', (await admin('GET', '/api/v1')).json);
   for (const g of (await admin('GET', '/apis')).json.groups) {
     const gv = g.preferredVersion.groupVersion;
@@ -63,40 +107,53 @@ export async function loadScenario(cp, src, { outDir, referenceTime, now = Date.
   }
   const uidMap = new Map();
   const byRank = new Map();
-  for (const o of objs) { const r = rank(o.kind); byRank.set(r, [...(byRank.get(r) ?? []), o]); }
+  for (const o of objs) {
+    const r = rank(o.kind);
+    byRank.set(r, [...(byRank.get(r) ?? []), o]);
+  }
   let types = await discover(cp.admin);
   const errors = [];
   for (const r of [...byRank.keys()].sort((a, b) => a - b)) {
     const batch = byRank.get(r);
     const queue = [...batch];
-    await Promise.all(Array.from({ length: concurrency }, async () => {
-      while (queue.length) {
-        const o = queue.shift();
-        const t = types.get(`${groupOf(o.apiVersion)}|${o.kind}`);
-        if (!t) { errors.push(`${o.kind} ${o.metadata.name}: type not served`); continue; }
-        const fixtureUid = o.metadata.uid;
-        const body = JSON.parse(JSON.stringify(o));
-        delete body.metadata.uid; delete body.metadata.resourceVersion; delete body.metadata.creationTimestamp;
-        for (const ref of body.metadata.ownerReferences ?? []) ref.uid = uidMap.get(ref.uid) ?? ref.uid;
-        if (body.involvedObject?.uid) body.involvedObject.uid = uidMap.get(body.involvedObject.uid) ?? body.involvedObject.uid;
-        const base = `${t.path}${t.namespaced ? `/namespaces/${o.metadata.namespace}` : ''}/${t.resource}`;
-        let res = await cp.admin('POST', base, body);
-        if (res.status === 409 && o.kind === 'Namespace') continue;
-        if (res.status >= 300) { errors.push(`${o.kind} ${o.metadata.namespace ?? ''}/${o.metadata.name}: ${res.status} ${res.json?.message ?? res.text}`); continue; }
-        if (fixtureUid) uidMap.set(fixtureUid, res.json.metadata.uid);
-        if (o.status && STATUS_KINDS.has(o.kind)) {
-          res = await cp.admin('PUT', `${base}/${o.metadata.name}/status`, { ...res.json, status: body.status });
-          if (res.status >= 300) errors.push(`${o.kind} ${o.metadata.name} status: ${res.status} ${res.json?.message ?? ''}`);
-        }
-        if (o.kind === 'CustomResourceDefinition') {
-          for (let i = 0; i < 100; i++) {
-            const c = await cp.admin('GET', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${o.metadata.name}`);
-            if ((c.json?.status?.conditions ?? []).some((x) => x.type === 'Established' && x.status === 'True')) break;
-            await new Promise((r2) => setTimeout(r2, 100));
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (queue.length) {
+          const o = queue.shift();
+          const t = types.get(`${groupOf(o.apiVersion)}|${o.kind}`);
+          if (!t) {
+            errors.push(`${o.kind} ${o.metadata.name}: type not served`);
+            continue;
+          }
+          const fixtureUid = o.metadata.uid;
+          const body = JSON.parse(JSON.stringify(o));
+          delete body.metadata.uid;
+          delete body.metadata.resourceVersion;
+          delete body.metadata.creationTimestamp;
+          for (const ref of body.metadata.ownerReferences ?? []) ref.uid = uidMap.get(ref.uid) ?? ref.uid;
+          if (body.involvedObject?.uid) body.involvedObject.uid = uidMap.get(body.involvedObject.uid) ?? body.involvedObject.uid;
+          const base = `${t.path}${t.namespaced ? `/namespaces/${o.metadata.namespace}` : ''}/${t.resource}`;
+          let res = await cp.admin('POST', base, body);
+          if (res.status === 409 && o.kind === 'Namespace') continue;
+          if (res.status >= 300) {
+            errors.push(`${o.kind} ${o.metadata.namespace ?? ''}/${o.metadata.name}: ${res.status} ${res.json?.message ?? res.text}`);
+            continue;
+          }
+          if (fixtureUid) uidMap.set(fixtureUid, res.json.metadata.uid);
+          if (o.status && STATUS_KINDS.has(o.kind)) {
+            res = await cp.admin('PUT', `${base}/${o.metadata.name}/status`, { ...res.json, status: body.status });
+            if (res.status >= 300) errors.push(`${o.kind} ${o.metadata.name} status: ${res.status} ${res.json?.message ?? ''}`);
+          }
+          if (o.kind === 'CustomResourceDefinition') {
+            for (let i = 0; i < 100; i++) {
+              const c = await cp.admin('GET', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${o.metadata.name}`);
+              if ((c.json?.status?.conditions ?? []).some((x) => x.type === 'Established' && x.status === 'True')) break;
+              await new Promise((r2) => setTimeout(r2, 100));
+            }
           }
         }
-      }
-    }));
+      }),
+    );
     if (batch[0].kind === 'CustomResourceDefinition') {
       // wait until discovery serves every new type
       const want = batch.map((c) => `${c.spec.group}|${c.spec.names.kind}`);

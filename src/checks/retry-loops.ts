@@ -15,7 +15,7 @@ import { defineCheck, type CheckContext, type Draft, type NodeGet } from './type
 const ID = 'immutable-retry-loop';
 
 const CODES = {
-  'ARCH-RL01': 'an immutable-field change its owner still wants, seen through Events only (the owner\'s own status is not visible)',
+  'ARCH-RL01': "an immutable-field change its owner still wants, seen through Events only (the owner's own status is not visible)",
   'ARCH-RL02': 'one-off: an immutable-field change was rejected, then superseded or not repeated (info)',
   'ARCH-RL03': 'a K3s addon manifest fails to apply on every re-scan (e.g. CoreDNS clusterIP from --cluster-dns)',
   'ARCH-RL04': 'a K3s HelmChart install job fails',
@@ -25,7 +25,8 @@ const CODES = {
 } as const;
 type Code = keyof typeof CODES;
 
-const CONTRACT = 'The desired state can never be reached (the API server rejects the change on every attempt), so the reconcile loop that owns it will never stop retrying.';
+const CONTRACT =
+  'The desired state can never be reached (the API server rejects the change on every attempt), so the reconcile loop that owns it will never stop retrying.';
 
 /** "Service kube-system/kube-dns: spec.clusterIPs[0] 10.43.0.10 → 169.254.20.10 rejected (may not change once set)" */
 export function describeRejection(r: Rejection & { liveValue?: string }): string {
@@ -34,7 +35,8 @@ export function describeRejection(r: Rejection & { liveValue?: string }): string
     return `${obj}: ${r.changes.map((c) => `${c.field} ${c.old ?? '(unset)'} → ${c.new ?? '(unset)'}`).join(', ')} rejected (${r.field ?? 'spec'}: ${r.detail})`;
   }
   // a whole pod template says nothing to a reader: the field name is the point
-  const short = (v: string | undefined): string | undefined => (v !== undefined && v.length <= 200 && !/template$/.test(r.field ?? '') ? v : undefined);
+  const short = (v: string | undefined): string | undefined =>
+    v !== undefined && v.length <= 200 && !/template$/.test(r.field ?? '') ? v : undefined;
   const [live, sent] = [short(r.liveValue), short(r.value)];
   const change = sent !== undefined ? ` ${live !== undefined ? `${live} → ` : '→ '}${sent}` : '';
   return `${obj}: ${r.field ?? 'a field'}${change} rejected (${r.detail})`;
@@ -45,28 +47,64 @@ function cadenceText(c: Cadence): string {
   return `${c.attempts} attempts recorded over ${human(c.spanSeconds)}${c.perHour ? ` (≈${c.perHour}/h recorded)` : ''}, last ${human(c.lastAgoSeconds)} before capture`;
 }
 
-const EVIDENCE_LIMITS = 'Event counts are a lower bound: client-go lets a burst of 25 through, then about one event per 5 minutes per source and object. Events expire (1 h after their last update by default), so an absent event proves nothing.';
+const EVIDENCE_LIMITS =
+  'Event counts are a lower bound: client-go lets a burst of 25 through, then about one event per 5 minutes per source and object. Events expire (1 h after their last update by default), so an absent event proves nothing.';
 
-const ownerText = (l: Loop): string => (l.owner.tool === 'argocd' ? `Argo CD Application ${l.owner.ref.namespace ? `${l.owner.ref.namespace}/` : ''}${l.owner.ref.name}`
-  : l.owner.tool === 'flux' ? `Flux ${refText(l.owner.ref)}` : l.owner.tool === 'controller' ? (l.owner.ref.name || 'a controller') : refText(l.owner.ref));
+const ownerText = (l: Loop): string =>
+  l.owner.tool === 'argocd'
+    ? `Argo CD Application ${l.owner.ref.namespace ? `${l.owner.ref.namespace}/` : ''}${l.owner.ref.name}`
+    : l.owner.tool === 'flux'
+      ? `Flux ${refText(l.owner.ref)}`
+      : l.owner.tool === 'controller'
+        ? l.owner.ref.name || 'a controller'
+        : refText(l.owner.ref);
 
 // ---------------------------------------------------------------- merged loops (events, Argo CD, Flux)
 
 function loopFinding(l: Loop, ctx: AdviceContext): Draft<Code> {
-  const code: Code = l.state === 'one-off' ? 'ARCH-RL02' : l.owner.tool === 'argocd' && l.owner.seen ? 'ARCH-RL05' : l.owner.tool === 'flux' && l.owner.seen ? 'ARCH-RL06' : 'ARCH-RL01';
+  const code: Code =
+    l.state === 'one-off'
+      ? 'ARCH-RL02'
+      : l.owner.tool === 'argocd' && l.owner.seen
+        ? 'ARCH-RL05'
+        : l.owner.tool === 'flux' && l.owner.seen
+          ? 'ARCH-RL06'
+          : 'ARCH-RL01';
   const field = l.rejection.field ?? 'a field';
   const what = describeRejection(l.rejection);
-  const stateLine = l.state === 'retrying' ? `Retrying: ${l.stateWhy}.` : l.state === 'stalled' ? `Stalled: ${l.stateWhy}. It still wants the change, so it fails again on the next attempt.` : `One-off: ${l.stateWhy}.`;
-  const title = l.state === 'one-off'
-    ? `an immutable-field change to ${refText(l.object)} was rejected and not repeated (${field})`
-    : `${ownerText(l)} ${l.state === 'retrying' ? 'keeps retrying' : 'is stuck on'} a change to ${refText(l.object)} that can never apply: ${field} is immutable`;
+  const stateLine =
+    l.state === 'retrying'
+      ? `Retrying: ${l.stateWhy}.`
+      : l.state === 'stalled'
+        ? `Stalled: ${l.stateWhy}. It still wants the change, so it fails again on the next attempt.`
+        : `One-off: ${l.stateWhy}.`;
+  const title =
+    l.state === 'one-off'
+      ? `an immutable-field change to ${refText(l.object)} was rejected and not repeated (${field})`
+      : `${ownerText(l)} ${l.state === 'retrying' ? 'keeps retrying' : 'is stuck on'} a change to ${refText(l.object)} that can never apply: ${field} is immutable`;
   const objects: ObjectRef[] = l.owner.tool === 'controller' ? [l.object] : [{ ...l.owner.ref }, l.object];
   return {
-    code, severity: l.state === 'one-off' ? 'info' : 'error', title,
-    message: [what, stateLine, l.cadence ? `${cadenceText(l.cadence)}.` : '', `Seen in: ${l.sources.map((s) => s.source).join('; ')}.`].filter(Boolean).join('\n'),
+    code,
+    severity: l.state === 'one-off' ? 'info' : 'error',
+    title,
+    message: [what, stateLine, l.cadence ? `${cadenceText(l.cadence)}.` : '', `Seen in: ${l.sources.map((s) => s.source).join('; ')}.`]
+      .filter(Boolean)
+      .join('\n'),
     objects,
-    evidence: { state: l.state, stateWhy: l.stateWhy, owner: { tool: l.owner.tool, ...l.owner.ref }, object: l.object, field: l.rejection.field, detail: l.rejection.detail,
-      value: l.rejection.value, liveValue: l.rejection.liveValue, changes: l.rejection.changes, sources: l.sources, retry: l.retry, ...(l.cadence ?? {}) },
+    evidence: {
+      state: l.state,
+      stateWhy: l.stateWhy,
+      owner: { tool: l.owner.tool, ...l.owner.ref },
+      object: l.object,
+      field: l.rejection.field,
+      detail: l.rejection.detail,
+      value: l.rejection.value,
+      liveValue: l.rejection.liveValue,
+      changes: l.rejection.changes,
+      sources: l.sources,
+      retry: l.retry,
+      ...(l.cadence ?? {}),
+    },
     why: l.state === 'one-off' ? 'A rejection that was superseded is history; it matters only if its source sends it again.' : CONTRACT,
     fix: adviceFor(l, ctx),
   };
@@ -100,7 +138,14 @@ function k3sAddonFindings(events: NormEvent[], ctx: CheckContext): Array<Draft<C
     const rej = immutable ? parseRejections(msg) : [];
     const addonRef: ObjectRef = { kind: 'Addon', apiVersion: 'k3s.cattle.io/v1', namespace: ns, name };
     const objects: ObjectRef[] = [addonRef];
-    const evidence: Record<string, unknown> = { source: 'k3s-addon', addon: key, manifest: /at "([^"]+)"/.exec(msg)?.[1], message: msg, rejections: rej, ...c };
+    const evidence: Record<string, unknown> = {
+      source: 'k3s-addon',
+      addon: key,
+      manifest: /at "([^"]+)"/.exec(msg)?.[1],
+      message: msg,
+      rejections: rej,
+      ...c,
+    };
     let title = `K3s addon ${name} fails to apply${c.live ? ' on every 15 s re-scan' : ''}`;
     let detail = immutable ? rej.map(describeRejection).join('; ') : msg;
     let fix: string[] = [
@@ -119,12 +164,22 @@ function k3sAddonFindings(events: NormEvent[], ctx: CheckContext): Array<Draft<C
       try {
         const raw = svc?.metadata.annotations?.['objectset.rio.cattle.io/applied'];
         if (raw && raw.trimStart().startsWith('{')) applied = (JSON.parse(raw) as KObject).spec?.clusterIP;
-      } catch { /* gzip+base64 in newer K3s: not decoded here */ }
-      Object.assign(evidence, { service: `${svcNs}/${svcRej.name}`, field: svcRej.field, liveClusterIP: liveIP, rejectedClusterIP: svcRej.value,
-        originalClusterDNS: original, appliedAnnotationClusterIP: applied, objectsetOwner: owner });
+      } catch {
+        /* gzip+base64 in newer K3s: not decoded here */
+      }
+      Object.assign(evidence, {
+        service: `${svcNs}/${svcRej.name}`,
+        field: svcRej.field,
+        liveClusterIP: liveIP,
+        rejectedClusterIP: svcRej.value,
+        originalClusterDNS: original,
+        appliedAnnotationClusterIP: applied,
+        objectsetOwner: owner,
+      });
       if (svc) objects.push({ kind: 'Service', apiVersion: 'v1', namespace: svcNs, name: svcRej.name! });
       title = `K3s keeps re-applying the ${svcRej.name} Service with clusterIP ${svcRej.value ?? '?'} (live: ${liveIP ?? '?'}): it can never apply`;
-      detail = `The ${name} addon's manifest sets ${svcNs}/${svcRej.name} ${svcRej.field} to ${svcRej.value ?? '?'}, but the live Service has ${liveIP ?? '?'} and clusterIP ${svcRej.detail}.` +
+      detail =
+        `The ${name} addon's manifest sets ${svcNs}/${svcRej.name} ${svcRej.field} to ${svcRej.value ?? '?'}, but the live Service has ${liveIP ?? '?'} and clusterIP ${svcRej.detail}.` +
         (original ? ` K3s was first started with cluster-dns ${original} (ConfigMap kube-system/cluster-dns keeps the original).` : '') +
         (owner ? ` The Service is owned by wrangler objectset of Addon ${owner}.` : '');
       fix = [
@@ -135,9 +190,16 @@ function k3sAddonFindings(events: NormEvent[], ctx: CheckContext): Array<Draft<C
     }
     const state = c.live ? 'retrying' : 'one-off';
     Object.assign(evidence, { state });
-    out.push({ code: immutable && !c.live ? 'ARCH-RL02' : 'ARCH-RL03', severity: immutable ? (c.live ? 'error' : 'info') : c.live ? 'warning' : 'info', title,
+    out.push({
+      code: immutable && !c.live ? 'ARCH-RL02' : 'ARCH-RL03',
+      severity: immutable ? (c.live ? 'error' : 'info') : c.live ? 'warning' : 'info',
+      title,
       message: `${detail}\n${cadenceText(c)}.${c.live ? ` The K3s deploy controller re-scans every 15 s and records the checksum only on success, so it will retry forever.` : ''}`,
-      objects, evidence, why: CONTRACT, fix });
+      objects,
+      evidence,
+      why: CONTRACT,
+      fix,
+    });
   }
   return out;
 }
@@ -150,19 +212,30 @@ function helmChartFindings(charts: KObject[]): Array<Draft<Code>> {
     if (!failed) continue;
     const msg: string = failed.message ?? failed.reason ?? '';
     const ref: ObjectRef = { kind: 'HelmChart', apiVersion: 'helm.cattle.io/v1', namespace: hc.metadata.namespace, name: hc.metadata.name };
-    out.push({ code: 'ARCH-RL04', severity: isImmutableRejection(msg) ? 'error' : 'warning',
+    out.push({
+      code: 'ARCH-RL04',
+      severity: isImmutableRejection(msg) ? 'error' : 'warning',
       title: `K3s HelmChart ${hc.metadata.namespace}/${hc.metadata.name} fails${isImmutableRejection(msg) ? ' on an immutable field' : ''}`,
       message: `${msg || 'condition Failed=True'}${hc.status?.jobName ? ` (job ${hc.status.jobName})` : ''}. The helm-controller re-runs the install job after each failure.`,
-      objects: [ref], evidence: { source: 'k3s-helmchart', condition: failed, jobName: hc.status?.jobName },
+      objects: [ref],
+      evidence: { source: 'k3s-helmchart', condition: failed, jobName: hc.status?.jobName },
       why: CONTRACT,
-      fix: [`kubectl -n ${hc.metadata.namespace} logs job/${hc.status?.jobName ?? `helm-install-${hc.metadata.name}`}`, 'fix the chart values (spec.valuesContent / HelmChartConfig) that change an immutable field, or uninstall and reinstall the release deliberately'] });
+      fix: [
+        `kubectl -n ${hc.metadata.namespace} logs job/${hc.status?.jobName ?? `helm-install-${hc.metadata.name}`}`,
+        'fix the chart values (spec.valuesContent / HelmChartConfig) that change an immutable field, or uninstall and reinstall the release deliberately',
+      ],
+    });
   }
   return out;
 }
 
 // ---------------------------------------------------------------- kubelet clusterDNS (--deep)
 
-export interface KubeletDNS { node: string; clusterDNS?: string[]; error?: string }
+export interface KubeletDNS {
+  node: string;
+  clusterDNS?: string[];
+  error?: string;
+}
 
 /** --deep: each kubelet's clusterDNS, through the API server's node proxy (needs get nodes/proxy). */
 export const KUBELET_DNS: NodeGet = {
@@ -177,7 +250,9 @@ export const KUBELET_DNS: NodeGet = {
 
 function dnsDriftFindings(ctx: CheckContext, notes: string[]): Array<Draft<Code>> {
   const answers = ctx.snap.header.perNode?.[KUBELET_DNS.id] ?? ctx.snap.header.kubeletDNS;
-  const configs = answers?.map((a) => ('value' in a || 'error' in a ? { node: a.node, clusterDNS: (a as { value?: string[] }).value, error: a.error } : a)) as KubeletDNS[] | undefined;
+  const configs = answers?.map((a) =>
+    'value' in a || 'error' in a ? { node: a.node, clusterDNS: (a as { value?: string[] }).value, error: a.error } : a,
+  ) as KubeletDNS[] | undefined;
   if (!ctx.deep && !configs) return [];
   if (!configs) {
     notes.push('kubelet clusterDNS (--deep): not captured in this snapshot');
@@ -186,8 +261,9 @@ function dnsDriftFindings(ctx: CheckContext, notes: string[]): Array<Draft<Code>
   const services = ctx.snap.of(R.services);
   const kubeDns = services.find((s) => s.metadata.namespace === 'kube-system' && s.metadata.name === 'kube-dns');
   const svcIPs = new Set(services.flatMap((s) => [s.spec?.clusterIP, ...(s.spec?.clusterIPs ?? [])]).filter(Boolean));
-  const nodeLocal = ctx.snap.of(R.daemonsets).some((d) => d.metadata.name === 'node-local-dns' || d.metadata.labels?.['k8s-app'] === 'node-local-dns')
-    || ctx.snap.of(R.pods).some((p) => p.metadata.labels?.['k8s-app'] === 'node-local-dns');
+  const nodeLocal =
+    ctx.snap.of(R.daemonsets).some((d) => d.metadata.name === 'node-local-dns' || d.metadata.labels?.['k8s-app'] === 'node-local-dns') ||
+    ctx.snap.of(R.pods).some((p) => p.metadata.labels?.['k8s-app'] === 'node-local-dns');
   const out: Array<Draft<Code>> = [];
   const bad = new Map<string, string[]>();
   for (const c of configs) {
@@ -203,13 +279,18 @@ function dnsDriftFindings(ctx: CheckContext, notes: string[]): Array<Draft<Code>
     }
   }
   for (const [ip, nodes] of bad) {
-    out.push({ code: 'ARCH-RL07', severity: 'warning',
+    out.push({
+      code: 'ARCH-RL07',
+      severity: 'warning',
       title: `kubelets on ${nodes.length} node(s) give pods nameserver ${ip}, which no Service owns`,
       message: `clusterDNS ${ip} on ${nodes.join(', ')}; the kube-dns Service is ${kubeDns?.spec?.clusterIP ?? 'missing'}${nodeLocal ? '' : ' and no NodeLocal DNSCache runs'}. Pods on these nodes resolve through an address nothing answers.`,
       objects: nodes.map((n) => ({ kind: 'Node', name: n })),
       evidence: { source: 'kubelet-configz', clusterDNS: ip, nodes, kubeDnsClusterIP: kubeDns?.spec?.clusterIP, nodeLocalDNS: nodeLocal },
-      why: 'kubelet writes clusterDNS into every pod\'s /etc/resolv.conf; if no Service (or node-local cache) answers there, DNS fails for those pods.',
-      fix: [`set the kubelet clusterDNS back to ${kubeDns?.spec?.clusterIP ?? 'the kube-dns Service IP'} (K3s: cluster-dns / kubelet-arg cluster-dns=...), or deploy NodeLocal DNSCache on ${ip}`] });
+      why: "kubelet writes clusterDNS into every pod's /etc/resolv.conf; if no Service (or node-local cache) answers there, DNS fails for those pods.",
+      fix: [
+        `set the kubelet clusterDNS back to ${kubeDns?.spec?.clusterIP ?? 'the kube-dns Service IP'} (K3s: cluster-dns / kubelet-arg cluster-dns=...), or deploy NodeLocal DNSCache on ${ip}`,
+      ],
+    });
   }
   return out;
 }
@@ -222,18 +303,23 @@ export const retryLoops = defineCheck({
 
   // core/v1 and events.k8s.io/v1 are two views of the same stored events: listing one is enough
   // (events.k8s.io objects in snapshot files are still read)
-  needs: [R.events,
+  needs: [
+    R.events,
     { ...R.services, optional: true, lost: 'live Service values (e.g. clusterIP) cannot be compared' },
     { ...CONFIGMAPS, optional: true, lost: 'the original K3s cluster-dns cannot be read' },
-    { ...R.daemonsets, optional: true }, { ...R.persistentvolumes, optional: true }, { ...R.persistentvolumeclaims, optional: true },
+    { ...R.daemonsets, optional: true },
+    { ...R.persistentvolumes, optional: true },
+    { ...R.persistentvolumeclaims, optional: true },
     { ...R.addons, optional: true, lost: 'K3s addon deployer failures are seen only through Events' },
     { ...R.helmcharts, optional: true, lost: 'K3s HelmChart failures cannot be seen' },
     { ...R.argoApplications, optional: true, lost: 'Argo CD sync status cannot be read' },
     { ...R.fluxKustomizations, optional: true, lost: 'Flux Kustomization status cannot be read' },
-    { ...R.fluxHelmReleases, optional: true, lost: 'Flux HelmRelease status cannot be read' }],
+    { ...R.fluxHelmReleases, optional: true, lost: 'Flux HelmRelease status cannot be read' },
+  ],
   deep: [KUBELET_DNS],
   docs: {
-    summary: 'changes the API server rejects because a field is immutable (Service clusterIP, selectors, Job template, StatefulSet spec, PVC spec), one finding per owner + object + field from every source (Events, Argo CD, Flux, K3s addons and HelmCharts), with liveness (retrying, stalled, one-off), the whole error, and scoped fixes that name their cost; `--deep` compares each kubelet\'s clusterDNS with the kube-dns Service',
+    summary:
+      "changes the API server rejects because a field is immutable (Service clusterIP, selectors, Job template, StatefulSet spec, PVC spec), one finding per owner + object + field from every source (Events, Argo CD, Flux, K3s addons and HelmCharts), with liveness (retrying, stalled, one-off), the whole error, and scoped fixes that name their cost; `--deep` compares each kubelet's clusterDNS with the kube-dns Service",
     what: 'Changes the API server rejects because a field is immutable — a Service clusterIP ("may not change once set", formerly "field is immutable"; "primary clusterIP can not be unset"), a Deployment/DaemonSet/ReplicaSet selector, a Job\'s spec.template, a StatefulSet spec ("updates to statefulset spec for fields other than ... are forbidden"), a PVC spec ("is immutable after creation", with its Go diff) — and whether the loop that sends them still wants them. Every source that shows the same rejection — Warning Events (core/v1 and events.k8s.io/v1), Argo CD Application conditions (SyncError, ComparisonError), operationState and per-resource sync results, Flux Kustomization/HelmRelease conditions, the K3s addon deployer (ApplyManifestFailed on Addon objects, tied to the live Service and ConfigMap kube-system/cluster-dns), K3s HelmCharts — becomes one finding per owner + object + field, with each source listed as evidence. With --deep, each kubelet\'s clusterDNS (nodes/proxy/configz) is compared with the kube-dns Service.\n\nLIVENESS: retrying = the owner is re-applying it now (Argo CD operation Running with a retry, Flux Ready=False, K3s/Event attempts within the last 10 minutes); stalled = the owner gave up or waits for a new revision but still wants the change (Argo CD sync failed / OutOfSync / comparison Unknown, Flux suspended or Stalled); one-off = rejected, then superseded by a later successful apply (or not repeated since).\n\nSEVERITY: a declaration that can never apply is an error as long as its owner still wants it (retrying or stalled); a superseded one-off is info. A K3s addon or HelmChart that fails for another reason is a warning.',
     why: 'In a declarative system an impossible declaration does not fail once and stop. The owning controller re-applies it forever — K3s every 15 s, Argo CD per its retry policy (limit -1 = forever) or on every commit, Flux every retryInterval — and nothing looks broken in `kubectl get pods`. Our field notes lost six hours to K3s `cluster-dns: 169.254.20.10` re-applying the CoreDNS Service with a new clusterIP.',
     fix: 'First make the declaration match what can exist: revert the immutable field in its source (Git, K3s config), or for a bound PVC put the values the cluster set (volumeName, storageClassName) into the manifest. Only if the new value is really wanted, recreate the one object at fault — never the whole app — and know the cost first: a Job runs again, a Service gets a new clusterIP, a Deployment\'s pods restart, a StatefulSet is deleted with --cascade=orphan so its pods stay, a bound PVC is never forced (its data goes with it when the PV\'s reclaimPolicy is Delete). Object-level forms: Argo CD `argocd.argoproj.io/sync-options: Force=true,Replace=true` on that object or `argocd app sync APP --resource GROUP:KIND:NS/NAME`; Flux `kustomize.toolkit.fluxcd.io/force: enabled` on that object (not spec.force on the Kustomization). A rejection "when replacing" or "primary clusterIP can not be unset" means Replace is already in use: stop replacing that object instead. When Argo CD manages itself, recreating its objects replaces the controller doing the sync. For K3s, restore the original cluster-dns (ConfigMap kube-system/cluster-dns keeps it); to use NodeLocal DNSCache, set kubelet-arg cluster-dns instead.',
@@ -251,12 +337,20 @@ export const retryLoops = defineCheck({
       let m = byKind.get(kind);
       if (!m) {
         m = new Map();
-        for (const [key, items] of snap.lists()) if (key === kind || key.startsWith(`${kind}.`)) for (const o of items) m.set(`${o.metadata.namespace ?? ''}/${o.metadata.name}`, o);
+        for (const [key, items] of snap.lists())
+          if (key === kind || key.startsWith(`${kind}.`))
+            for (const o of items) m.set(`${o.metadata.namespace ?? ''}/${o.metadata.name}`, o);
         byKind.set(kind, m);
       }
       return m.get(`${ns ?? ''}/${name}`);
     };
-    const loops = findLoops({ events, apps, flux: [...snap.of(R.fluxKustomizations), ...snap.of(R.fluxHelmReleases)], lookup, now: ctx.now });
+    const loops = findLoops({
+      events,
+      apps,
+      flux: [...snap.of(R.fluxKustomizations), ...snap.of(R.fluxHelmReleases)],
+      lookup,
+      now: ctx.now,
+    });
     const pvs = new Map(snap.of(R.persistentvolumes).map((p) => [p.metadata.name, p] as const));
     const advice: AdviceContext = {
       volumeOf: (pvc) => {
@@ -272,8 +366,13 @@ export const retryLoops = defineCheck({
       ...dnsDriftFindings(ctx, notes),
     ];
     // Helm CLI releases keep their state in Secrets, which are never read: say what that hides
-    const helmManaged = [...snap.all()].filter((o) => o.metadata.labels?.['app.kubernetes.io/managed-by'] === 'Helm' && !o.metadata.labels?.['helm.toolkit.fluxcd.io/name']).length;
-    if (helmManaged) notes.push(`${helmManaged} object${helmManaged === 1 ? ' is' : 's are'} managed by Helm: a Helm CLI release keeps its history in Secrets, which kubectl-arch never reads, so a failing helm upgrade on an immutable field shows here only through Events`);
+    const helmManaged = [...snap.all()].filter(
+      (o) => o.metadata.labels?.['app.kubernetes.io/managed-by'] === 'Helm' && !o.metadata.labels?.['helm.toolkit.fluxcd.io/name'],
+    ).length;
+    if (helmManaged)
+      notes.push(
+        `${helmManaged} object${helmManaged === 1 ? ' is' : 's are'} managed by Helm: a Helm CLI release keeps its history in Secrets, which kubectl-arch never reads, so a failing helm upgrade on an immutable field shows here only through Events`,
+      );
     const looked = [`${events.length} events`];
     if (!snap.visibility(R.addons)) looked.push(`${snap.of(R.addons).length} K3s addons`);
     if (!snap.visibility(R.argoApplications)) looked.push(`${snap.of(R.argoApplications).length} Argo CD apps`);

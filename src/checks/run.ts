@@ -30,7 +30,8 @@ function declaredNotes(c: Check, snap: Snapshot): string[] {
 /** Objects whose bodies a check reads but which could not be fetched: the check saw only their metadata. */
 function unreadBodyNotes(c: Check, snap: Snapshot): string[] {
   const kinds = new Set(c.needs.filter((n) => n.bodiesFor).map((n) => n.kind));
-  return (snap.header.unreadBodies ?? []).filter((u) => kinds.has(u.kind))
+  return (snap.header.unreadBodies ?? [])
+    .filter((u) => kinds.has(u.kind))
     .map((u) => `${refText(u)} could not be read (${u.reason}): its settings were not used`);
 }
 
@@ -38,7 +39,10 @@ export function runChecks(checks: Check[], snap: Snapshot, opts: { deep?: boolea
   const now = opts.now ?? evidenceTime(snap);
   return checks.map((c) => {
     const base = { id: c.id, title: c.title };
-    const missing = c.needs.filter((n) => !n.optional).map((n) => snap.visibility(n)).filter((u) => u !== null);
+    const missing = c.needs
+      .filter((n) => !n.optional)
+      .map((n) => snap.visibility(n))
+      .filter((u) => u !== null);
     if (missing.length > 0) {
       return { ...base, status: 'skipped', reason: missing.map((u) => u.reason).join('; '), findings: [], notes: [] };
     }

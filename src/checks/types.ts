@@ -68,7 +68,21 @@ export interface Check<C extends string = string> {
 export const defineCheck = <const C extends string>(c: Check<C>): Check<C> => c;
 
 /** The one way to make a finding. */
-export function finding<C extends string>(code: C, severity: Severity, title: string, message: string,
-  rest: { objects?: ObjectRef[]; evidence?: Record<string, unknown>; why?: string; fix?: string[] } = {}): Draft<C> {
-  return { code, severity, title, message, objects: rest.objects ?? [], evidence: rest.evidence ?? {}, ...(rest.why ? { why: rest.why } : {}), ...(rest.fix ? { fix: rest.fix } : {}) };
+export function finding<C extends string>(
+  code: C,
+  severity: Severity,
+  title: string,
+  message: string,
+  rest: { objects?: ObjectRef[]; evidence?: Record<string, unknown>; why?: string; fix?: string[] } = {},
+): Draft<C> {
+  return {
+    code,
+    severity,
+    title,
+    message,
+    objects: rest.objects ?? [],
+    evidence: rest.evidence ?? {},
+    ...(rest.why ? { why: rest.why } : {}),
+    ...(rest.fix ? { fix: rest.fix } : {}),
+  };
 }

@@ -52,14 +52,22 @@ export interface ApiResponse {
 
 /** A non-2xx answer after retries. */
 export class ApiStatusError extends Error {
-  constructor(readonly status: number, readonly path: string, readonly serverMessage: string) {
+  constructor(
+    readonly status: number,
+    readonly path: string,
+    readonly serverMessage: string,
+  ) {
     super(`${status} from GET ${path}${serverMessage ? `: ${serverMessage}` : ''}`);
   }
 }
 
 /** Timeout, reset, truncated or malformed body: the request did not produce a usable answer. */
 export class ApiTransportError extends Error {
-  constructor(message: string, readonly path: string, readonly code?: string) {
+  constructor(
+    message: string,
+    readonly path: string,
+    readonly code?: string,
+  ) {
     super(message);
   }
 }
@@ -86,22 +94,26 @@ export class ApiClient {
   private refreshed = false;
   readonly opts: ClientOptions;
 
-  constructor(private readonly transport: TransportOptions, opts: ClientOptions = DEFAULT_CLIENT_OPTIONS) {
+  constructor(
+    private readonly transport: TransportOptions,
+    opts: ClientOptions = DEFAULT_CLIENT_OPTIONS,
+  ) {
     this.opts = { ...opts };
     this.base = new URL(transport.server);
     this.headers = { ...(transport.headers ?? {}) };
     // two sockets beyond the request slots: /readyz probes must get through while every slot hangs
     const common = { keepAlive: true, maxSockets: opts.concurrency + 2 };
-    this.agent = this.base.protocol === 'http:'
-      ? new http.Agent(common)
-      : new https.Agent({
-        ...common,
-        ca: transport.ca,
-        cert: transport.cert,
-        key: transport.key,
-        rejectUnauthorized: transport.rejectUnauthorized ?? true,
-        servername: transport.servername,
-      });
+    this.agent =
+      this.base.protocol === 'http:'
+        ? new http.Agent(common)
+        : new https.Agent({
+            ...common,
+            ca: transport.ca,
+            cert: transport.cert,
+            key: transport.key,
+            rejectUnauthorized: transport.rejectUnauthorized ?? true,
+            servername: transport.servername,
+          });
   }
 
   close(): void {
@@ -126,36 +138,44 @@ export class ApiClient {
     const url = new URL(this.base.pathname.replace(/\/$/, '') + path, this.base);
     const mod = url.protocol === 'http:' ? http : https;
     const dl = this.opts.deadline;
-    if (dl?.passed()) return Promise.reject(new ApiTransportError(`not fetched: the run's deadline (${dl.text()}) passed`, path, 'DEADLINE'));
+    if (dl?.passed())
+      return Promise.reject(new ApiTransportError(`not fetched: the run's deadline (${dl.text()}) passed`, path, 'DEADLINE'));
     if (signal?.aborted) return Promise.reject(new ApiTransportError(`GET ${path} aborted`, path, 'ABORTED'));
     const limit = Math.min(maxMs, this.opts.timeoutMs);
     const byDeadline = dl !== undefined && dl.remaining() < limit;
     const timeoutMs = byDeadline ? dl!.remaining() : limit;
-    const timeoutError = (): ApiTransportError => (byDeadline
-      ? new ApiTransportError(`GET ${path} did not finish before the run's deadline (${dl!.text()})`, path, 'DEADLINE')
-      : new ApiTransportError(`GET ${path} timed out after ${limit / 1000}s`, path, 'TIMEOUT'));
+    const timeoutError = (): ApiTransportError =>
+      byDeadline
+        ? new ApiTransportError(`GET ${path} did not finish before the run's deadline (${dl!.text()})`, path, 'DEADLINE')
+        : new ApiTransportError(`GET ${path} timed out after ${limit / 1000}s`, path, 'TIMEOUT');
     return new Promise((resolve, reject) => {
-      const req = mod.request(url, {
-        method: 'GET',
-        agent: this.agent,
-        headers: { ...this.headers, Accept: accept, 'User-Agent': 'kubectl-arch' },
-        timeout: timeoutMs,
-      }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          if (!res.complete) {
-            reject(new ApiTransportError(`connection closed before the response to GET ${path} was complete`, path, 'TRUNCATED'));
-            return;
-          }
-          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), headers: res.headers });
-        });
-        res.on('error', (e) => reject(new ApiTransportError(e.message, path, (e as NodeJS.ErrnoException).code)));
-        res.on('aborted', () => reject(new ApiTransportError(`response to GET ${path} aborted`, path, 'TRUNCATED')));
-      });
+      const req = mod.request(
+        url,
+        {
+          method: 'GET',
+          agent: this.agent,
+          headers: { ...this.headers, Accept: accept, 'User-Agent': 'kubectl-arch' },
+          timeout: timeoutMs,
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            if (!res.complete) {
+              reject(new ApiTransportError(`connection closed before the response to GET ${path} was complete`, path, 'TRUNCATED'));
+              return;
+            }
+            resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), headers: res.headers });
+          });
+          res.on('error', (e) => reject(new ApiTransportError(e.message, path, (e as NodeJS.ErrnoException).code)));
+          res.on('aborted', () => reject(new ApiTransportError(`response to GET ${path} aborted`, path, 'TRUNCATED')));
+        },
+      );
       // a hard deadline for the whole exchange, not only for idle sockets
       const deadline = setTimeout(() => req.destroy(timeoutError()), timeoutMs);
-      const onAbort = (): void => { req.destroy(new ApiTransportError(`GET ${path} aborted`, path, 'ABORTED')); };
+      const onAbort = (): void => {
+        req.destroy(new ApiTransportError(`GET ${path} aborted`, path, 'ABORTED'));
+      };
       signal?.addEventListener('abort', onAbort, { once: true });
       req.on('close', () => signal?.removeEventListener('abort', onAbort));
       req.on('timeout', () => req.destroy(timeoutError()));
@@ -265,15 +285,22 @@ export class ApiClient {
         }
         throw e;
       }
-      if (!Array.isArray(page.items ?? [])) throw new ApiTransportError(`malformed list from GET ${basePath}: items is not a list`, basePath, 'BADJSON');
+      if (!Array.isArray(page.items ?? []))
+        throw new ApiTransportError(`malformed list from GET ${basePath}: items is not a list`, basePath, 'BADJSON');
       onPage(page.items ?? [], first && restarted);
       first = false;
       cont = page.metadata?.continue || undefined;
       if (!cont) return;
       // a server that repeats a continue token (or never stops) would page forever
-      if (tokens.has(cont)) throw new ApiTransportError(`list of ${basePath} is incomplete: the server returned the same continue token twice`, basePath, 'PAGINATION');
+      if (tokens.has(cont))
+        throw new ApiTransportError(
+          `list of ${basePath} is incomplete: the server returned the same continue token twice`,
+          basePath,
+          'PAGINATION',
+        );
       tokens.add(cont);
-      if (++pages >= this.opts.maxPages) throw new ApiTransportError(`list of ${basePath} is incomplete: stopped after ${this.opts.maxPages} pages`, basePath, 'PAGINATION');
+      if (++pages >= this.opts.maxPages)
+        throw new ApiTransportError(`list of ${basePath} is incomplete: stopped after ${this.opts.maxPages} pages`, basePath, 'PAGINATION');
     }
   }
 }
@@ -282,18 +309,32 @@ export class ApiClient {
 export function connectionError(e: unknown, server: string): ClusterError {
   if (e instanceof ApiStatusError) {
     if (e.status === 401) {
-      return new ClusterError(`the API server at ${server} rejected the credentials (401 Unauthorized)`,
-        'the token or client certificate may be expired or wrong; refresh your credentials (e.g. re-run your cloud login) and retry');
+      return new ClusterError(
+        `the API server at ${server} rejected the credentials (401 Unauthorized)`,
+        'the token or client certificate may be expired or wrong; refresh your credentials (e.g. re-run your cloud login) and retry',
+      );
     }
     return new ClusterError(`the API server at ${server} answered ${e.status}: ${e.serverMessage}`);
   }
   const err = e as ApiTransportError & { code?: string };
   const code = err.code ?? '';
-  if (code === 'ECONNREFUSED') return new ClusterError(`cannot connect to ${server}: connection refused`, 'is the cluster running and the server URL in the kubeconfig right?');
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new ClusterError(`cannot resolve the host of ${server}`, 'check the server URL in the kubeconfig and your DNS/VPN');
-  if (code === 'TIMEOUT') return new ClusterError(`${server} did not answer in time (${err.message})`, 'raise --request-timeout or check network access to the cluster');
+  if (code === 'ECONNREFUSED')
+    return new ClusterError(
+      `cannot connect to ${server}: connection refused`,
+      'is the cluster running and the server URL in the kubeconfig right?',
+    );
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return new ClusterError(`cannot resolve the host of ${server}`, 'check the server URL in the kubeconfig and your DNS/VPN');
+  if (code === 'TIMEOUT')
+    return new ClusterError(
+      `${server} did not answer in time (${err.message})`,
+      'raise --request-timeout or check network access to the cluster',
+    );
   if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS|HOSTNAME|ALTNAME/.test(code) || /certificate/i.test(err.message)) {
-    return new ClusterError(`TLS verification failed for ${server}: ${err.message}`, 'the kubeconfig CA does not match the server certificate; check certificate-authority(-data) or tls-server-name');
+    return new ClusterError(
+      `TLS verification failed for ${server}: ${err.message}`,
+      'the kubeconfig CA does not match the server certificate; check certificate-authority(-data) or tls-server-name',
+    );
   }
   return new ClusterError(`cannot reach ${server}: ${err.message}`);
 }

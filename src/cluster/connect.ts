@@ -22,8 +22,9 @@ type UserEntry = Record<string, unknown> & {
 
 /** What the kubeconfig says this user authenticates with (empty: deliberately anonymous). */
 function declaredCredentials(u: UserEntry): string[] {
-  return ['token', 'tokenFile', 'token-file', 'exec', 'auth-provider', 'client-certificate', 'client-certificate-data', 'username']
-    .filter((k) => u[k] !== undefined && u[k] !== null && u[k] !== '');
+  return ['token', 'tokenFile', 'token-file', 'exec', 'auth-provider', 'client-certificate', 'client-certificate-data', 'username'].filter(
+    (k) => u[k] !== undefined && u[k] !== null && u[k] !== '',
+  );
 }
 
 function readTokenFile(user: string, file: string): string {
@@ -59,7 +60,8 @@ async function authOptions(cfg: ResolvedConfig, timeoutMs: number): Promise<Auth
       const r = await runExecPlugin(userName, exec, { timeoutMs, cluster: clusterEntry.cluster as Record<string, unknown> });
       return { headers: r.token ? { Authorization: `Bearer ${r.token}` } : {}, cert: r.cert, key: r.key };
     }
-    if (typeof tokenFile === 'string' && tokenFile !== '' && !u.token) return { headers: { Authorization: `Bearer ${readTokenFile(userName, tokenFile)}` } };
+    if (typeof tokenFile === 'string' && tokenFile !== '' && !u.token)
+      return { headers: { Authorization: `Bearer ${readTokenFile(userName, tokenFile)}` } };
     return { headers: {} };
   };
 
@@ -90,8 +92,10 @@ async function authOptions(cfg: ResolvedConfig, timeoutMs: number): Promise<Auth
     const headers = opts.headers as Record<string, string>;
     const hasCredential = Boolean(headers.Authorization || headers.authorization || opts.cert || opts.auth);
     if (declared.length && !hasCredential) {
-      throw new InputError(`user "${userName}" in context "${cfg.contextName}" declares ${declared.join(', ')} but produced no credential`,
-        'kubectl-arch will not fall back to an anonymous request; fix the user entry in the kubeconfig');
+      throw new InputError(
+        `user "${userName}" in context "${cfg.contextName}" declares ${declared.join(', ')} but produced no credential`,
+        'kubectl-arch will not fall back to an anonymous request; fix the user entry in the kubeconfig',
+      );
     }
     return opts;
   };
@@ -100,7 +104,10 @@ async function authOptions(cfg: ResolvedConfig, timeoutMs: number): Promise<Auth
 }
 
 export async function connect(cfg: ResolvedConfig, clientOpts: ClientOptions): Promise<ApiClient> {
-  const { opts, refresh } = await authOptions(cfg, clientOpts.deadline ? Math.max(1000, clientOpts.deadline.remaining()) : clientOpts.timeoutMs);
+  const { opts, refresh } = await authOptions(
+    cfg,
+    clientOpts.deadline ? Math.max(1000, clientOpts.deadline.remaining()) : clientOpts.timeoutMs,
+  );
   const transport: TransportOptions = {
     server: cfg.server,
     ca: opts.ca as Buffer | undefined,

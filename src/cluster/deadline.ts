@@ -2,7 +2,10 @@
 // cluster the report must still arrive, with what could not be fetched in time marked not visible.
 export class Deadline {
   readonly at: number;
-  constructor(readonly ms: number, now = Date.now()) {
+  constructor(
+    readonly ms: number,
+    now = Date.now(),
+  ) {
     this.at = now + ms;
   }
   remaining(): number {

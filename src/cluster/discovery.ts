@@ -9,8 +9,16 @@ import { ApiClient } from './client.js';
 /** Types never scanned: Secrets (we never read them, and the shipped ClusterRole does not grant them),
  *  Events (not owned objects), and derived or virtual types. */
 export const SKIP_TYPES = new Set([
-  'secrets', 'events', 'events.events.k8s.io', 'componentstatuses', 'bindings', 'endpoints', 'endpointslices.discovery.k8s.io',
-  'leases.coordination.k8s.io', 'tokenreviews.authentication.k8s.io', 'controllerrevisions.apps',
+  'secrets',
+  'events',
+  'events.events.k8s.io',
+  'componentstatuses',
+  'bindings',
+  'endpoints',
+  'endpointslices.discovery.k8s.io',
+  'leases.coordination.k8s.io',
+  'tokenreviews.authentication.k8s.io',
+  'controllerrevisions.apps',
 ]);
 
 /** Caps for servers that advertise absurd numbers of groups or types (real clusters: a few hundred). */
@@ -23,14 +31,22 @@ const AGGREGATED_ACCEPT = [
   'application/json',
 ].join(',');
 
-interface APIResource { name: string; kind: string; namespaced: boolean; verbs?: string[] }
+interface APIResource {
+  name: string;
+  kind: string;
+  namespaced: boolean;
+  verbs?: string[];
+}
 
 interface AggregatedList {
   kind?: string;
   groups?: Array<{ name: string; preferredVersion?: { version: string }; versions?: Array<{ version: string }> }>;
   items?: Array<{
     metadata?: { name?: string };
-    versions?: Array<{ version?: string; resources?: Array<{ resource?: string; responseKind?: { kind?: string }; scope?: string; verbs?: string[] }> }>;
+    versions?: Array<{
+      version?: string;
+      resources?: Array<{ resource?: string; responseKind?: { kind?: string }; scope?: string; verbs?: string[] }>;
+    }>;
   }>;
 }
 
@@ -79,19 +95,21 @@ export async function discoverTypes(client: ApiClient): Promise<{ types: Resourc
       errors.push(`discovery: the server advertises ${gvs.length} API groups; only the first ${MAX_GROUP_VERSIONS} were read`);
       gvs.length = MAX_GROUP_VERSIONS;
     }
-    await Promise.all(gvs.map(async ({ group, version }) => {
-      const path = group ? `/apis/${group}/${version}` : `/api/${version}`;
-      try {
-        const list = await client.getJSON<{ resources?: APIResource[] }>(path);
-        for (const r of list.resources ?? []) {
-          if (typeof r.name !== 'string' || typeof r.kind !== 'string' || !keep(group, r.name, r.verbs)) continue;
-          types.push({ group, version, resource: r.name, kind: r.kind, namespaced: Boolean(r.namespaced) });
+    await Promise.all(
+      gvs.map(async ({ group, version }) => {
+        const path = group ? `/apis/${group}/${version}` : `/api/${version}`;
+        try {
+          const list = await client.getJSON<{ resources?: APIResource[] }>(path);
+          for (const r of list.resources ?? []) {
+            if (typeof r.name !== 'string' || typeof r.kind !== 'string' || !keep(group, r.name, r.verbs)) continue;
+            types.push({ group, version, resource: r.name, kind: r.kind, namespaced: Boolean(r.namespaced) });
+          }
+        } catch (e) {
+          // an aggregated API that is down (e.g. metrics.k8s.io) must not stop the scan
+          errors.push(`discovery ${path}: ${(e as Error).message}`);
         }
-      } catch (e) {
-        // an aggregated API that is down (e.g. metrics.k8s.io) must not stop the scan
-        errors.push(`discovery ${path}: ${(e as Error).message}`);
-      }
-    }));
+      }),
+    );
   }
   if (types.length > MAX_TYPES) {
     errors.push(`discovery: the server advertises ${types.length} listable types; only the first ${MAX_TYPES} were scanned`);

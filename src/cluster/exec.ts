@@ -23,14 +23,22 @@ export interface ExecResult {
   key?: string;
 }
 
-export async function runExecPlugin(user: string, exec: ExecConfig, opts: { timeoutMs: number; cluster?: Record<string, unknown> }): Promise<ExecResult> {
+export async function runExecPlugin(
+  user: string,
+  exec: ExecConfig,
+  opts: { timeoutMs: number; cluster?: Record<string, unknown> },
+): Promise<ExecResult> {
   if (!exec || typeof exec.command !== 'string' || exec.command === '') throw new InputError(`user "${user}": exec has no command`);
   const interactive = exec.interactiveMode !== 'Never' && Boolean(process.stdin.isTTY);
   if (exec.interactiveMode === 'Always' && !interactive) {
     throw new InputError(`user "${user}": exec plugin ${exec.command} needs an interactive terminal (interactiveMode: Always)`);
   }
   const apiVersion = exec.apiVersion ?? 'client.authentication.k8s.io/v1beta1';
-  const info = { apiVersion, kind: 'ExecCredential', spec: { interactive, ...(exec.provideClusterInfo && opts.cluster ? { cluster: opts.cluster } : {}) } };
+  const info = {
+    apiVersion,
+    kind: 'ExecCredential',
+    spec: { interactive, ...(exec.provideClusterInfo && opts.cluster ? { cluster: opts.cluster } : {}) },
+  };
   const env: NodeJS.ProcessEnv = { ...process.env, KUBERNETES_EXEC_INFO: JSON.stringify(info) };
   for (const e of exec.env ?? []) if (e && typeof e.name === 'string') env[e.name] = String(e.value ?? '');
   // an interactive login may wait for a browser: give it longer, the user is there to press Ctrl-C
@@ -39,7 +47,9 @@ export async function runExecPlugin(user: string, exec: ExecConfig, opts: { time
     // non-interactive plugins get their own process group so a timeout kills their children too;
     // interactive ones stay in ours (a background group reading the terminal would be stopped)
     const child = spawn(exec.command, Array.isArray(exec.args) ? exec.args.map(String) : [], {
-      env, stdio: [interactive ? 'inherit' : 'ignore', 'pipe', 'inherit'], detached: !interactive,
+      env,
+      stdio: [interactive ? 'inherit' : 'ignore', 'pipe', 'inherit'],
+      detached: !interactive,
     });
     let out = '';
     let settled = false;
@@ -48,7 +58,9 @@ export async function runExecPlugin(user: string, exec: ExecConfig, opts: { time
       try {
         if (!interactive) process.kill(-child.pid, 'SIGKILL');
         else child.kill('SIGKILL');
-      } catch { /* already gone */ }
+      } catch {
+        /* already gone */
+      }
     };
     const unregister = onInterrupt(kill);
     const done = (err: Error | null, r?: ExecResult): void => {
@@ -56,22 +68,38 @@ export async function runExecPlugin(user: string, exec: ExecConfig, opts: { time
       settled = true;
       clearTimeout(timer);
       unregister();
-      if (err) reject(err); else resolve(r!);
+      if (err) reject(err);
+      else resolve(r!);
     };
     const timer = setTimeout(() => {
       kill();
-      done(new InputError(`user "${user}": exec credential plugin ${exec.command} did not answer within ${Math.round(timeoutMs / 1000)}s`,
-        'run the plugin by hand to see what it waits for, or raise --deadline'));
+      done(
+        new InputError(
+          `user "${user}": exec credential plugin ${exec.command} did not answer within ${Math.round(timeoutMs / 1000)}s`,
+          'run the plugin by hand to see what it waits for, or raise --deadline',
+        ),
+      );
     }, timeoutMs);
     child.stdout!.setEncoding('utf8');
-    child.stdout!.on('data', (d: string) => { if (out.length < 4 << 20) out += d; });
+    child.stdout!.on('data', (d: string) => {
+      if (out.length < 4 << 20) out += d;
+    });
     child.on('error', (e: NodeJS.ErrnoException) => {
-      done(new InputError(`user "${user}": cannot run exec credential plugin ${exec.command}: ${e.code === 'ENOENT' ? 'not found' : e.message}`,
-        typeof exec.installHint === 'string' && exec.installHint ? exec.installHint.trim() : undefined));
+      done(
+        new InputError(
+          `user "${user}": cannot run exec credential plugin ${exec.command}: ${e.code === 'ENOENT' ? 'not found' : e.message}`,
+          typeof exec.installHint === 'string' && exec.installHint ? exec.installHint.trim() : undefined,
+        ),
+      );
     });
     child.on('close', (code, signal) => {
       if (code !== 0) {
-        done(new InputError(`user "${user}": exec credential plugin ${exec.command} failed (${signal ? `signal ${signal}` : `exit ${code}`})`, 'its own error is printed above'));
+        done(
+          new InputError(
+            `user "${user}": exec credential plugin ${exec.command} failed (${signal ? `signal ${signal}` : `exit ${code}`})`,
+            'its own error is printed above',
+          ),
+        );
         return;
       }
       let cred: { kind?: string; status?: { token?: unknown; clientCertificateData?: unknown; clientKeyData?: unknown } };
@@ -88,8 +116,12 @@ export async function runExecPlugin(user: string, exec: ExecConfig, opts: { time
         key: typeof st.clientKeyData === 'string' && st.clientKeyData !== '' ? st.clientKeyData : undefined,
       };
       if (!r.token && !(r.cert && r.key)) {
-        done(new InputError(`user "${user}": exec credential plugin ${exec.command} returned no token and no client certificate`,
-          'kubectl-arch will not fall back to an anonymous request; check the plugin\'s configuration'));
+        done(
+          new InputError(
+            `user "${user}": exec credential plugin ${exec.command} returned no token and no client certificate`,
+            "kubectl-arch will not fall back to an anonymous request; check the plugin's configuration",
+          ),
+        );
         return;
       }
       done(null, r);

@@ -39,7 +39,8 @@ export function mergeNeeds(needs: Need[]): Need[] {
       if (!n.keep) cur.keep = undefined;
     }
     if (!cur) m.set(k, { ...n });
-    else if (n.metadataOnly && n.optional && !cur.metadataOnly) continue; // discovery adds nothing to a named need
+    else if (n.metadataOnly && n.optional && !cur.metadataOnly)
+      continue; // discovery adds nothing to a named need
     else {
       if (cur.bodiesFor || n.bodiesFor) {
         const a = cur.bodiesFor;
@@ -59,9 +60,13 @@ export function unavailableReason(e: unknown, n: Need): { status?: number; reaso
   if (e instanceof ApiStatusError) {
     if (e.status === 403) return { status: 403, reason: `forbidden: cannot list ${what} (RBAC): ${e.serverMessage}` };
     if (e.status === 404) {
-      return { status: 404, reason: n.group && !n.group.endsWith('.k8s.io') && n.group !== 'apps'
-        ? `${what} is not served here (CRD not installed)`
-        : `${what} is not served by this API server` };
+      return {
+        status: 404,
+        reason:
+          n.group && !n.group.endsWith('.k8s.io') && n.group !== 'apps'
+            ? `${what} is not served here (CRD not installed)`
+            : `${what} is not served by this API server`,
+      };
     }
     return { status: e.status, reason: `${e.status} listing ${what}: ${e.serverMessage}` };
   }
@@ -144,7 +149,9 @@ class Health {
     const timer = setInterval(() => {
       if (this.fromCache || this.probing || ![...this.started.values()].some((t) => Date.now() - t > STALL_MS)) return;
       this.probing = true;
-      readinessStep(client, snap, { ...opts, progress: undefined }, this).finally(() => { this.probing = false; });
+      readinessStep(client, snap, { ...opts, progress: undefined }, this).finally(() => {
+        this.probing = false;
+      });
     }, 1000);
     timer.unref();
     return () => clearInterval(timer);
@@ -165,10 +172,13 @@ async function planStep(client: ApiClient, needs: Need[], snap: Snapshot, opts: 
   // a named need follows the version the server actually serves (e.g. Flux HelmRelease v2 vs v2beta2);
   // named needs come first so their settings (bodies, filters) win for a shared type
   const served = new Map(d.types.map((t) => [gkKey(t.group, t.kind), t.version] as const));
-  return mergeNeeds([...needs.map((n) => {
-    const v = served.get(gkKey(n.group, n.kind));
-    return v && v !== n.version ? { ...n, version: v } : n;
-  }), ...asMetadataNeeds(d.types)]);
+  return mergeNeeds([
+    ...needs.map((n) => {
+      const v = served.get(gkKey(n.group, n.kind));
+      return v && v !== n.version ? { ...n, version: v } : n;
+    }),
+    ...asMetadataNeeds(d.types),
+  ]);
 }
 
 /** Step 4: one type — one list (or one per field selector, merged by uid), checked, trimmed and scrubbed. */
@@ -207,7 +217,12 @@ async function listOnceStep(client: ApiClient, n: Need, snap: Snapshot, opts: Fe
     if (n.trim) o = n.trim(o);
     return scrub(o);
   };
-  const listOnce = (fieldSelector: string | undefined, metadataOnly: boolean | undefined, sink: (it: Record<string, unknown>) => void, reset: () => void): Promise<void> =>
+  const listOnce = (
+    fieldSelector: string | undefined,
+    metadataOnly: boolean | undefined,
+    sink: (it: Record<string, unknown>) => void,
+    reset: () => void,
+  ): Promise<void> =>
     client.list(path, { metadataOnly, fieldSelector, fromCache, signal }, (page, restart) => {
       if (restart) reset();
       for (const it of page) sink(it);
@@ -219,15 +234,33 @@ async function listOnceStep(client: ApiClient, n: Need, snap: Snapshot, opts: Fe
     const parts = selectors.map(() => [] as KObject[]);
     const running = new Set<string>();
     await Promise.all([
-      ...selectors.map((fs, i) => listOnce(fs, n.metadataOnly, (it) => {
-        const o = take(it);
-        if (o) parts[i]!.push(o);
-      }, () => { parts[i]!.length = 0; })),
+      ...selectors.map((fs, i) =>
+        listOnce(
+          fs,
+          n.metadataOnly,
+          (it) => {
+            const o = take(it);
+            if (o) parts[i]!.push(o);
+          },
+          () => {
+            parts[i]!.length = 0;
+          },
+        ),
+      ),
       // metadata-only lists carry no phase: a second, filtered metadata list says which pods run
-      ...(n.runningPhase && n.metadataOnly ? [listOnce('status.phase=Running', true, (it) => {
-        const uid = (it?.metadata as { uid?: string } | undefined)?.uid;
-        if (uid) running.add(uid);
-      }, () => running.clear())] : []),
+      ...(n.runningPhase && n.metadataOnly
+        ? [
+            listOnce(
+              'status.phase=Running',
+              true,
+              (it) => {
+                const uid = (it?.metadata as { uid?: string } | undefined)?.uid;
+                if (uid) running.add(uid);
+              },
+              () => running.clear(),
+            ),
+          ]
+        : []),
     ]);
     const items: KObject[] = [];
     const seen = new Set<string>();
@@ -238,7 +271,8 @@ async function listOnceStep(client: ApiClient, n: Need, snap: Snapshot, opts: Fe
       items.push(o);
     }
     if (n.runningPhase && n.metadataOnly) {
-      for (const o of items) o.status = { ...(o.status ?? {}), phase: o.metadata.uid && running.has(o.metadata.uid) ? 'Running' : undefined };
+      for (const o of items)
+        o.status = { ...(o.status ?? {}), phase: o.metadata.uid && running.has(o.metadata.uid) ? 'Running' : undefined };
     }
     if (n.metadataOnly && n.bodiesFor) await bodiesStep(client, n, items, take, snap, health);
     snap.addList(n.group, n.kind, items);
@@ -248,23 +282,39 @@ async function listOnceStep(client: ApiClient, n: Need, snap: Snapshot, opts: Fe
 }
 
 /** The few objects whose bodies a check reads: GET each, replace its metadata-only entry. */
-async function bodiesStep(client: ApiClient, n: Need, items: KObject[], take: (it: Record<string, unknown>) => KObject | null, snap: Snapshot, health: Health): Promise<void> {
+async function bodiesStep(
+  client: ApiClient,
+  n: Need,
+  items: KObject[],
+  take: (it: Record<string, unknown>) => KObject | null,
+  snap: Snapshot,
+  health: Health,
+): Promise<void> {
   const base = n.group ? `/apis/${n.group}/${n.version}` : `/api/${n.version}`;
-  await Promise.all(items.map(async (o, i) => {
-    if (!n.bodiesFor!(o.metadata)) return;
-    const ns = o.metadata.namespace ? `/namespaces/${encodeURIComponent(o.metadata.namespace)}` : '';
-    try {
-      const rv = health.fromCache ? '?resourceVersion=0' : '';
-      const full = await client.getJSON<Record<string, unknown>>(`${base}${ns}/${n.resource}/${encodeURIComponent(o.metadata.name)}${rv}`, undefined,
-        health.fromCache ? undefined : health.signal);
-      items[i] = take(full) ?? o;
-    } catch (e) {
-      if (e instanceof ApiTransportError && e.code === 'ABORTED') throw e; // listed again from the cache
-      // keep the metadata, and say what the checks reading it will miss
-      (snap.header.unreadBodies ??= []).push({ kind: n.kind, namespace: o.metadata.namespace, name: o.metadata.name,
-        reason: e instanceof ApiStatusError && e.status === 403 ? 'forbidden' : (e as Error).message });
-    }
-  }));
+  await Promise.all(
+    items.map(async (o, i) => {
+      if (!n.bodiesFor!(o.metadata)) return;
+      const ns = o.metadata.namespace ? `/namespaces/${encodeURIComponent(o.metadata.namespace)}` : '';
+      try {
+        const rv = health.fromCache ? '?resourceVersion=0' : '';
+        const full = await client.getJSON<Record<string, unknown>>(
+          `${base}${ns}/${n.resource}/${encodeURIComponent(o.metadata.name)}${rv}`,
+          undefined,
+          health.fromCache ? undefined : health.signal,
+        );
+        items[i] = take(full) ?? o;
+      } catch (e) {
+        if (e instanceof ApiTransportError && e.code === 'ABORTED') throw e; // listed again from the cache
+        // keep the metadata, and say what the checks reading it will miss
+        (snap.header.unreadBodies ??= []).push({
+          kind: n.kind,
+          namespace: o.metadata.namespace,
+          name: o.metadata.name,
+          reason: e instanceof ApiStatusError && e.status === 403 ? 'forbidden' : (e as Error).message,
+        });
+      }
+    }),
+  );
 }
 
 /** --deep: the per-node GETs checks declared, kept as the part each check reads. */
@@ -273,13 +323,15 @@ async function perNodeStep(client: ApiClient, snap: Snapshot, gets: NodeGet[], o
   const nodes = snap.list('', 'Node').map((n) => n.metadata.name);
   snap.header.perNode = {};
   for (const g of gets) {
-    snap.header.perNode[g.id] = await Promise.all(nodes.map(async (node) => {
-      try {
-        return { node, value: g.pick(await client.getJSON<unknown>(g.path(node))) };
-      } catch (e) {
-        return { node, error: e instanceof ApiStatusError && e.status === 403 ? g.forbidden : (e as Error).message };
-      }
-    }));
+    snap.header.perNode[g.id] = await Promise.all(
+      nodes.map(async (node) => {
+        try {
+          return { node, value: g.pick(await client.getJSON<unknown>(g.path(node))) };
+        } catch (e) {
+          return { node, error: e instanceof ApiStatusError && e.status === 403 ? g.forbidden : (e as Error).message };
+        }
+      }),
+    );
   }
 }
 
@@ -291,10 +343,12 @@ export async function fetchSnapshot(client: ApiClient, needs: Need[], opts: Fetc
   const unwatch = health.watch(client, snap, opts);
   let done = 0;
   try {
-    await Promise.all(types.map(async (n) => {
-      await listStep(client, n, snap, opts, health);
-      opts.progress?.(`${n.resource} (${++done}/${types.length})`);
-    }));
+    await Promise.all(
+      types.map(async (n) => {
+        await listStep(client, n, snap, opts, health);
+        opts.progress?.(`${n.resource} (${++done}/${types.length})`);
+      }),
+    );
   } finally {
     unwatch();
   }

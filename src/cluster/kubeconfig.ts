@@ -74,7 +74,9 @@ function readKubeconfig(file: string): RawKubeconfig {
       // `user: "oops"` must not quietly become an anonymous user
       const body = (e as Named)[field];
       if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body))) {
-        throw new InputError(`kubeconfig ${file}: ${k} entry "${(e as Named).name}": "${field}" must be a mapping, found ${Array.isArray(body) ? 'a list' : typeof body}`);
+        throw new InputError(
+          `kubeconfig ${file}: ${k} entry "${(e as Named).name}": "${field}" must be a mapping, found ${Array.isArray(body) ? 'a list' : typeof body}`,
+        );
       }
     }
     return v as Named[];
@@ -87,7 +89,8 @@ function readKubeconfig(file: string): RawKubeconfig {
   // a relative exec command with a path ("./bin/auth") is relative to the kubeconfig, like kubectl
   for (const u of cfg.users) {
     const exec = (u.user as { exec?: { command?: unknown } } | undefined)?.exec;
-    if (exec && typeof exec.command === 'string' && exec.command.includes('/') && !isAbsolute(exec.command)) exec.command = join(base, exec.command);
+    if (exec && typeof exec.command === 'string' && exec.command.includes('/') && !isAbsolute(exec.command))
+      exec.command = join(base, exec.command);
   }
   return cfg;
 }
@@ -160,7 +163,10 @@ export function resolveConfig(flags: ConnectionFlags, env = process.env, saDir =
   const ctxEntry = contextName ? merged.contexts.find((c) => c.name === contextName) : undefined;
   if (contextName && !ctxEntry && !(flags.cluster && flags.user)) {
     const names = merged.contexts.map((c) => c.name).join(', ') || 'none';
-    throw new InputError(`context "${contextName}" does not exist in the kubeconfig (contexts: ${names})`, 'see: kubectl config get-contexts');
+    throw new InputError(
+      `context "${contextName}" does not exist in the kubeconfig (contexts: ${names})`,
+      'see: kubectl config get-contexts',
+    );
   }
   const ctx = (ctxEntry?.context ?? {}) as Record<string, string | undefined>;
   const clusterName = flags.cluster ?? ctx.cluster;
@@ -172,9 +178,14 @@ export function resolveConfig(flags: ConnectionFlags, env = process.env, saDir =
   let url: URL | undefined;
   try {
     url = new URL(server);
-  } catch { /* reported below */ }
+  } catch {
+    /* reported below */
+  }
   if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
-    throw new InputError(`cluster "${cluster.name}": server "${server}" is not an http(s) URL`, 'the kubeconfig server must look like https://host:6443');
+    throw new InputError(
+      `cluster "${cluster.name}": server "${server}" is not an http(s) URL`,
+      'the kubeconfig server must look like https://host:6443',
+    );
   }
   const user = merged.users.find((u) => u.name === userName) ?? { name: userName ?? 'anonymous', user: {} };
   if (userName && !merged.users.some((u) => u.name === userName)) {

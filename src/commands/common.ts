@@ -61,24 +61,45 @@ async function spinner(args: GlobalArgs): Promise<{ text(t: string): void; stop(
   const { default: ora } = await import('ora');
   const sp = ora({ stream: process.stderr, text: 'connecting', discardStdin: false, hideCursor: false }).start();
   const unregister = onInterrupt(() => sp.stop());
-  return { text: (t) => { sp.text = `fetching ${t}`; }, stop: () => { unregister(); sp.stop(); } };
+  return {
+    text: (t) => {
+      sp.text = `fetching ${t}`;
+    },
+    stop: () => {
+      unregister();
+      sp.stop();
+    },
+  };
 }
 
 export const DEFAULT_DEADLINE_MS = 30_000;
 
-export async function acquire(args: GlobalArgs, needs: Need[], extra: { allTypes?: boolean; nodeGets?: NodeGet[] } = {}): Promise<Acquired> {
+export async function acquire(
+  args: GlobalArgs,
+  needs: Need[],
+  extra: { allTypes?: boolean; nodeGets?: NodeGet[] } = {},
+): Promise<Acquired> {
   const namespace = scopeNamespace(args);
   if (args.snapshot) {
     const { loadSnapshot } = await import('../snapshot/load.js');
     const snap = loadSnapshot(args.snapshot);
     const scoped = namespace ? snap.scoped(namespace) : snap;
-    return { snap: scoped, source: { type: 'snapshot', path: args.snapshot, capturedAt: snap.header.capturedAt, context: snap.header.context, namespace } };
+    return {
+      snap: scoped,
+      source: { type: 'snapshot', path: args.snapshot, capturedAt: snap.header.capturedAt, context: snap.header.context, namespace },
+    };
   }
   const timeoutMs = parseDuration(args['request-timeout'], DEFAULT_CLIENT_TIMEOUT_MS);
   const { Deadline } = await import('../cluster/deadline.js');
   const deadline = new Deadline(parseDuration(args.deadline, DEFAULT_DEADLINE_MS, '--deadline'));
   const { resolveConfig } = await import('../cluster/kubeconfig.js');
-  const cfg = resolveConfig({ kubeconfig: args.kubeconfig, context: args.context, cluster: args.cluster, user: args.user, namespace: args.namespace });
+  const cfg = resolveConfig({
+    kubeconfig: args.kubeconfig,
+    context: args.context,
+    cluster: args.cluster,
+    user: args.user,
+    namespace: args.namespace,
+  });
   const { connect } = await import('../cluster/connect.js');
   const { DEFAULT_CLIENT_OPTIONS } = await import('../cluster/client.js');
   const { fetchSnapshot } = await import('../cluster/fetch.js');
@@ -86,7 +107,14 @@ export async function acquire(args: GlobalArgs, needs: Need[], extra: { allTypes
   const client = await connect(cfg, { ...DEFAULT_CLIENT_OPTIONS, timeoutMs, deadline, log });
   const sp = await spinner(args);
   try {
-    const snap = await fetchSnapshot(client, needs, { namespace, contextName: cfg.contextName, server: cfg.server, progress: sp.text, nodeGets: extra.nodeGets, allTypes: extra.allTypes });
+    const snap = await fetchSnapshot(client, needs, {
+      namespace,
+      contextName: cfg.contextName,
+      server: cfg.server,
+      progress: sp.text,
+      nodeGets: extra.nodeGets,
+      allTypes: extra.allTypes,
+    });
     return { snap, source: { type: 'cluster', context: cfg.contextName, server: cfg.server, namespace } };
   } finally {
     sp.stop();

@@ -18,10 +18,9 @@ export function allNeeds(): Need[] {
 
 /** What every check needs, and with --deep the per-node reads they declared. */
 export const collect = (deep: boolean): { needs: Need[]; extra: { allTypes: boolean; nodeGets: NodeGet[] } } => ({
-  needs: allNeeds(), extra: { allTypes: CHECKS.some((c) => c.allTypes), nodeGets: deep ? CHECKS.flatMap((c) => c.deep ?? []) : [] },
+  needs: allNeeds(),
+  extra: { allTypes: CHECKS.some((c) => c.allTypes), nodeGets: deep ? CHECKS.flatMap((c) => c.deep ?? []) : [] },
 });
-
-
 
 export async function doctor(args: DoctorArgs): Promise<number> {
   const { needs, extra } = collect(Boolean(args.deep));

@@ -21,8 +21,13 @@ export async function quorum(args: QuorumArgs): Promise<number> {
   if (args['etcd-endpoints']) {
     const { probeEtcd } = await import('../etcd/probe.js');
     const res = await probeEtcd({
-      endpoints: args['etcd-endpoints'].split(',').map((s) => s.trim()).filter(Boolean),
-      cacert: args['etcd-cacert'], cert: args['etcd-cert'], key: args['etcd-key'],
+      endpoints: args['etcd-endpoints']
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+      cacert: args['etcd-cacert'],
+      cert: args['etcd-cert'],
+      key: args['etcd-key'],
       timeoutMs: parseDuration(args['etcd-timeout'], 2000, '--etcd-timeout'),
     });
     const v = res.view;
@@ -32,8 +37,16 @@ export async function quorum(args: QuorumArgs): Promise<number> {
     } else {
       process.stdout.write(renderProbe(res));
     }
-    const sev = v.verdict === 'LOST' || alarmSev ? SEVERITY_RANK.critical : v.verdict === 'DEGRADED' ? SEVERITY_RANK.error
-      : v.voters > 1 && v.voters % 2 === 0 ? SEVERITY_RANK.warning : v.verdict === 'UNKNOWN' ? SEVERITY_RANK.warning : -1;
+    const sev =
+      v.verdict === 'LOST' || alarmSev
+        ? SEVERITY_RANK.critical
+        : v.verdict === 'DEGRADED'
+          ? SEVERITY_RANK.error
+          : v.voters > 1 && v.voters % 2 === 0
+            ? SEVERITY_RANK.warning
+            : v.verdict === 'UNKNOWN'
+              ? SEVERITY_RANK.warning
+              : -1;
     return exitFor(sev, args['fail-on']);
   }
   const { snap, source } = await acquire(args, [...FINGERPRINT_NEEDS, ...etcdQuorum.needs]);
@@ -41,7 +54,10 @@ export async function quorum(args: QuorumArgs): Promise<number> {
   const v = quorumView(snap, now);
   const findings = v.visible ? quorumFindings(v, now).map((f) => stamp(etcdQuorum, f)) : [];
   if (args.output !== 'table') {
-    await printStructured({ apiVersion: REPORT_API_VERSION, kind: 'Quorum', ...v, source, evidenceSource: v.source, findings }, args.output);
+    await printStructured(
+      { apiVersion: REPORT_API_VERSION, kind: 'Quorum', ...v, source, evidenceSource: v.source, findings },
+      args.output,
+    );
   } else {
     process.stdout.write(renderQuorum(v, findings));
   }

@@ -13,7 +13,9 @@ export async function snapshot(args: GlobalArgs & { deep?: boolean }): Promise<n
   }
   const missing = snap.unavailable();
   if (missing.length) {
-    process.stderr.write(`saved ${snap.count()} objects; not captured: ${missing.map((u) => `${u.kind}${u.group ? '.' + u.group : ''} (${u.reason})`).join('; ')}\n`);
+    process.stderr.write(
+      `saved ${snap.count()} objects; not captured: ${missing.map((u) => `${u.kind}${u.group ? '.' + u.group : ''} (${u.reason})`).join('; ')}\n`,
+    );
   }
   return EXIT.OK;
 }

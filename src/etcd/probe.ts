@@ -27,8 +27,25 @@ export function parseJSON64<T>(text: string): T {
   return JSON.parse(text.replace(/([:[,]\s*)(-?\d{16,})(?=\s*[,}\]])/g, '$1"$2"')) as T;
 }
 
-interface RawMember { ID?: string; name?: string; peerURLs?: string[]; clientURLs?: string[]; isLearner?: boolean }
-interface RawStatus { header?: { member_id?: string; cluster_id?: string }; version?: string; dbSize?: string; dbSizeInUse?: string; leader?: string; raftIndex?: string; raftTerm?: string; raftAppliedIndex?: string; isLearner?: boolean; errors?: string[] }
+interface RawMember {
+  ID?: string;
+  name?: string;
+  peerURLs?: string[];
+  clientURLs?: string[];
+  isLearner?: boolean;
+}
+interface RawStatus {
+  header?: { member_id?: string; cluster_id?: string };
+  version?: string;
+  dbSize?: string;
+  dbSizeInUse?: string;
+  leader?: string;
+  raftIndex?: string;
+  raftTerm?: string;
+  raftAppliedIndex?: string;
+  isLearner?: boolean;
+  errors?: string[];
+}
 
 export interface EndpointResult {
   endpoint: string;
@@ -47,14 +64,25 @@ export interface EndpointResult {
 export interface ProbeResult {
   clusterId?: string;
   endpoints: EndpointResult[];
-  members: Array<{ id: string; name: string; peerURLs: string[]; clientURLs: string[]; isLearner: boolean; answered: boolean; hasLeader: boolean }>;
+  members: Array<{
+    id: string;
+    name: string;
+    peerURLs: string[];
+    clientURLs: string[];
+    isLearner: boolean;
+    answered: boolean;
+    hasLeader: boolean;
+  }>;
   leader?: string;
   leaderAgreed: boolean;
   raftTermSpread?: string;
   raftIndexSpread?: string;
   alarms: Array<{ memberID: string; alarm: string }>;
   alarmsError?: string;
-  view: Pick<QuorumView, 'voters' | 'healthyVoters' | 'unknownVoters' | 'learners' | 'quorum' | 'tolerated' | 'remaining' | 'verdict' | 'verdictLine'> & { members: Member[] };
+  view: Pick<
+    QuorumView,
+    'voters' | 'healthyVoters' | 'unknownVoters' | 'learners' | 'quorum' | 'tolerated' | 'remaining' | 'verdict' | 'verdictLine'
+  > & { members: Member[] };
 }
 
 function tlsOptions(o: ProbeOptions): https.AgentOptions {
@@ -74,22 +102,36 @@ function call<T>(endpoint: string, rpc: keyof typeof READ_ONLY_RPCS, tls: https.
   const url = new URL(path, endpoint.endsWith('/') ? endpoint : endpoint + '/');
   const mod = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
-    const req = mod.request(url, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) }, ...(url.protocol === 'https:' ? tls : {}), timeout: timeoutMs }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => { text += d; });
-      res.on('end', () => {
-        if ((res.statusCode ?? 0) >= 300) return reject(new Error(`${res.statusCode} ${text.slice(0, 120).trim()}`));
-        try {
-          resolve(parseJSON64<T>(text));
-        } catch (e) {
-          reject(new Error(`malformed JSON: ${(e as Error).message}`));
-        }
-      });
-    });
+    const req = mod.request(
+      url,
+      {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+        ...(url.protocol === 'https:' ? tls : {}),
+        timeout: timeoutMs,
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => {
+          text += d;
+        });
+        res.on('end', () => {
+          if ((res.statusCode ?? 0) >= 300) return reject(new Error(`${res.statusCode} ${text.slice(0, 120).trim()}`));
+          try {
+            resolve(parseJSON64<T>(text));
+          } catch (e) {
+            reject(new Error(`malformed JSON: ${(e as Error).message}`));
+          }
+        });
+      },
+    );
     const deadline = setTimeout(() => req.destroy(new Error(`timed out after ${timeoutMs}ms`)), timeoutMs);
     req.on('timeout', () => req.destroy(new Error(`timed out after ${timeoutMs}ms`)));
-    req.on('error', (e) => { clearTimeout(deadline); reject(e); });
+    req.on('error', (e) => {
+      clearTimeout(deadline);
+      reject(e);
+    });
     req.on('close', () => clearTimeout(deadline));
     req.end(body);
   });
@@ -103,15 +145,28 @@ export async function probeEtcd(o: ProbeOptions): Promise<ProbeResult> {
     if (!/^https?:\/\//.test(e)) throw new InputError(`--etcd-endpoints: "${e}" is not an http(s) URL (e.g. https://10.0.0.1:2379)`);
   }
   const tls = tlsOptions(o);
-  const endpoints: EndpointResult[] = await Promise.all(o.endpoints.map(async (endpoint) => {
-    try {
-      const s = await call<RawStatus>(endpoint, 'status', tls, o.timeoutMs);
-      return { endpoint, ok: true, memberId: s.header?.member_id, leader: s.leader && s.leader !== '0' ? s.leader : undefined, raftTerm: s.raftTerm, raftIndex: s.raftIndex,
-        dbSize: s.dbSize ? Number(s.dbSize) : undefined, dbSizeInUse: s.dbSizeInUse ? Number(s.dbSizeInUse) : undefined, version: s.version, errors: s.errors, clusterId: s.header?.cluster_id } as EndpointResult;
-    } catch (e) {
-      return { endpoint, ok: false, error: (e as Error).message };
-    }
-  }));
+  const endpoints: EndpointResult[] = await Promise.all(
+    o.endpoints.map(async (endpoint) => {
+      try {
+        const s = await call<RawStatus>(endpoint, 'status', tls, o.timeoutMs);
+        return {
+          endpoint,
+          ok: true,
+          memberId: s.header?.member_id,
+          leader: s.leader && s.leader !== '0' ? s.leader : undefined,
+          raftTerm: s.raftTerm,
+          raftIndex: s.raftIndex,
+          dbSize: s.dbSize ? Number(s.dbSize) : undefined,
+          dbSizeInUse: s.dbSizeInUse ? Number(s.dbSizeInUse) : undefined,
+          version: s.version,
+          errors: s.errors,
+          clusterId: s.header?.cluster_id,
+        } as EndpointResult;
+      } catch (e) {
+        return { endpoint, ok: false, error: (e as Error).message };
+      }
+    }),
+  );
   const answering = endpoints.filter((e) => e.ok);
   let rawMembers: RawMember[] = [];
   let clusterId: string | undefined;
@@ -124,12 +179,15 @@ export async function probeEtcd(o: ProbeOptions): Promise<ProbeResult> {
       rawMembers = ml.members ?? [];
       clusterId = ml.header?.cluster_id;
       break;
-    } catch { /* try the next endpoint */ }
+    } catch {
+      /* try the next endpoint */
+    }
   }
   for (const e of answering) {
     try {
-      alarms = ((await call<{ alarms?: Array<{ memberID?: string; alarm?: string }> }>(e.endpoint, 'alarms', tls, o.timeoutMs)).alarms ?? [])
-        .map((a) => ({ memberID: a.memberID ?? '0', alarm: a.alarm ?? 'NONE' }));
+      alarms = (
+        (await call<{ alarms?: Array<{ memberID?: string; alarm?: string }> }>(e.endpoint, 'alarms', tls, o.timeoutMs)).alarms ?? []
+      ).map((a) => ({ memberID: a.memberID ?? '0', alarm: a.alarm ?? 'NONE' }));
       alarmsError = undefined;
       break;
     } catch (err) {
@@ -139,21 +197,43 @@ export async function probeEtcd(o: ProbeOptions): Promise<ProbeResult> {
   const leaders = new Set(answering.map((e) => e.leader ?? 'none'));
   const terms = answering.map((e) => big(e.raftTerm)).filter((x): x is bigint => x !== undefined);
   const idx = answering.map((e) => big(e.raftIndex)).filter((x): x is bigint => x !== undefined);
-  const spread = (xs: bigint[]): string | undefined => (xs.length ? (xs.reduce((a, b) => (a > b ? a : b)) - xs.reduce((a, b) => (a < b ? a : b))).toString() : undefined);
+  const spread = (xs: bigint[]): string | undefined =>
+    xs.length ? (xs.reduce((a, b) => (a > b ? a : b)) - xs.reduce((a, b) => (a < b ? a : b))).toString() : undefined;
   const members = rawMembers.map((m) => {
     const id = m.ID ?? '0';
     const ep = answering.find((e) => e.memberId === id);
-    return { id, name: m.name ?? '(not started)', peerURLs: m.peerURLs ?? [], clientURLs: m.clientURLs ?? [], isLearner: Boolean(m.isLearner), answered: Boolean(ep), hasLeader: Boolean(ep?.leader) };
+    return {
+      id,
+      name: m.name ?? '(not started)',
+      peerURLs: m.peerURLs ?? [],
+      clientURLs: m.clientURLs ?? [],
+      isLearner: Boolean(m.isLearner),
+      answered: Boolean(ep),
+      hasLeader: Boolean(ep?.leader),
+    };
   });
   // members that answered and see a leader are healthy; answered without a leader = no quorum on that side
   const qMembers: Member[] = members.map((m) => ({
-    name: m.name, where: m.clientURLs[0] ?? m.peerURLs[0] ?? '?', role: m.isLearner ? 'learner' : 'voter',
-    health: m.answered ? (m.hasLeader ? 'healthy' : 'unhealthy') : (o.endpoints.some((e) => m.clientURLs.includes(e.replace(/\/$/, ''))) ? 'unhealthy' : 'unknown'),
-    evidence: m.answered ? `answered; leader ${answering.find((e) => e.memberId === m.id)?.leader ?? 'none'}` : (o.endpoints.some((e) => m.clientURLs.includes(e.replace(/\/$/, ''))) ? 'did not answer' : 'not probed (endpoint not given)'),
+    name: m.name,
+    where: m.clientURLs[0] ?? m.peerURLs[0] ?? '?',
+    role: m.isLearner ? 'learner' : 'voter',
+    health: m.answered
+      ? m.hasLeader
+        ? 'healthy'
+        : 'unhealthy'
+      : o.endpoints.some((e) => m.clientURLs.includes(e.replace(/\/$/, '')))
+        ? 'unhealthy'
+        : 'unknown',
+    evidence: m.answered
+      ? `answered; leader ${answering.find((e) => e.memberId === m.id)?.leader ?? 'none'}`
+      : o.endpoints.some((e) => m.clientURLs.includes(e.replace(/\/$/, '')))
+        ? 'did not answer'
+        : 'not probed (endpoint not given)',
   }));
   if (rawMembers.length === 0) {
     // nothing answered: every given endpoint is a member we cannot see
-    for (const e of endpoints) qMembers.push({ name: e.endpoint, where: e.endpoint, role: 'unknown', health: 'unhealthy', evidence: e.error ?? 'no answer' });
+    for (const e of endpoints)
+      qMembers.push({ name: e.endpoint, where: e.endpoint, role: 'unknown', health: 'unhealthy', evidence: e.error ?? 'no answer' });
   }
   const v = verdictOf(qMembers, 'unknown');
   if (rawMembers.length === 0) {

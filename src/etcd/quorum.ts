@@ -89,7 +89,9 @@ function readyzEtcd(text: string | undefined): QuorumView['readyzEtcd'] {
 
 function apiServerCount(snap: Snapshot, now: number): number | null {
   if (snap.visibility(R.leases)) return null;
-  const ids = snap.of(R.leases).filter((l) => l.metadata.namespace === 'kube-system' && l.metadata.labels?.['apiserver.kubernetes.io/identity'] === 'kube-apiserver');
+  const ids = snap
+    .of(R.leases)
+    .filter((l) => l.metadata.namespace === 'kube-system' && l.metadata.labels?.['apiserver.kubernetes.io/identity'] === 'kube-apiserver');
   if (ids.length === 0) return null;
   return ids.filter((l) => {
     const t = Date.parse(l.spec?.renewTime ?? '');
@@ -97,52 +99,90 @@ function apiServerCount(snap: Snapshot, now: number): number | null {
   }).length;
 }
 
-const etcdPods = (snap: Snapshot): KObject[] => snap.of(R.pods).filter((p) => p.metadata.namespace === 'kube-system' && p.metadata.labels?.component === 'etcd');
+const etcdPods = (snap: Snapshot): KObject[] =>
+  snap.of(R.pods).filter((p) => p.metadata.namespace === 'kube-system' && p.metadata.labels?.component === 'etcd');
 const podReady = isReady;
 
 function podMember(p: KObject): Member {
   const ready = podReady(p);
-  const restarts = (Array.isArray(p.status?.containerStatuses) ? p.status.containerStatuses : []).reduce((n: number, c: { restartCount?: number }) => n + (typeof c?.restartCount === 'number' ? c.restartCount : 0), 0);
+  const restarts = (Array.isArray(p.status?.containerStatuses) ? p.status.containerStatuses : []).reduce(
+    (n: number, c: { restartCount?: number }) => n + (typeof c?.restartCount === 'number' ? c.restartCount : 0),
+    0,
+  );
   const url = p.metadata.annotations?.['kubeadm.kubernetes.io/etcd.advertise-client-urls'];
-  return { name: p.metadata.name, where: `pod kube-system/${p.metadata.name} on ${p.spec?.nodeName ?? '?'}`, node: p.spec?.nodeName, role: 'voter', health: ready ? 'healthy' : 'unhealthy',
-    evidence: `pod ${ready ? 'Ready' : `not Ready (${p.status?.phase ?? '?'})`}${restarts ? `, ${restarts} restarts` : ''}${url ? `, ${url}` : ''}` };
+  return {
+    name: p.metadata.name,
+    where: `pod kube-system/${p.metadata.name} on ${p.spec?.nodeName ?? '?'}`,
+    node: p.spec?.nodeName,
+    role: 'voter',
+    health: ready ? 'healthy' : 'unhealthy',
+    evidence: `pod ${ready ? 'Ready' : `not Ready (${p.status?.phase ?? '?'})`}${restarts ? `, ${restarts} restarts` : ''}${url ? `, ${url}` : ''}`,
+  };
 }
 
 /** K3s/RKE2: EtcdIsVoter where published; else the etcd role label (and RKE2's etcd pod) — count without health. */
 function k3sMembers(snap: Snapshot, now: number, distribution: Distribution): { members: Member[]; withCondition: number } {
   const pods = distribution === 'RKE2' ? etcdPods(snap) : [];
   let withCondition = 0;
-  const members = snap.of(R.nodes).filter((n) => n.metadata.labels?.['node-role.kubernetes.io/etcd'] === 'true').map((n): Member => {
-    const name = n.metadata.name;
-    const where = `node ${name}${n.spec?.unschedulable ? ' (cordoned)' : ''}`;
-    const c = cond(n, 'EtcdIsVoter');
-    const pod = pods.find((p) => p.spec?.nodeName === name);
-    if (!c) {
-      // before the condition existed: the label says it is a member; the pod (RKE2) or nothing says how it is
-      if (pod) {
-        const pm = podMember(pod);
-        return { ...pm, name, where, node: name, evidence: `etcd role label; ${pm.evidence} (no EtcdIsVoter: learners not visible)` };
+  const members = snap
+    .of(R.nodes)
+    .filter((n) => n.metadata.labels?.['node-role.kubernetes.io/etcd'] === 'true')
+    .map((n): Member => {
+      const name = n.metadata.name;
+      const where = `node ${name}${n.spec?.unschedulable ? ' (cordoned)' : ''}`;
+      const c = cond(n, 'EtcdIsVoter');
+      const pod = pods.find((p) => p.spec?.nodeName === name);
+      if (!c) {
+        // before the condition existed: the label says it is a member; the pod (RKE2) or nothing says how it is
+        if (pod) {
+          const pm = podMember(pod);
+          return { ...pm, name, where, node: name, evidence: `etcd role label; ${pm.evidence} (no EtcdIsVoter: learners not visible)` };
+        }
+        return {
+          name,
+          where,
+          node: name,
+          role: 'voter',
+          health: isReady(n) ? 'unknown' : 'unhealthy',
+          evidence: `etcd role label only (no EtcdIsVoter condition: ${distribution} before v1.25.16/v1.26.11/v1.27.8/v1.28.4)${isReady(n) ? '' : ', node NotReady'}`,
+        };
       }
-      return { name, where, node: name, role: 'voter', health: isReady(n) ? 'unknown' : 'unhealthy',
-        evidence: `etcd role label only (no EtcdIsVoter condition: ${distribution} before v1.25.16/v1.26.11/v1.27.8/v1.28.4)${isReady(n) ? '' : ', node NotReady'}` };
-    }
-    withCondition++;
-    const hb = Date.parse(c.lastHeartbeatTime ?? '');
-    const stale = Number.isNaN(hb) || now - hb > K3S_HEARTBEAT_STALE_MS;
-    const age = Number.isNaN(hb) ? 'unknown age' : `${Math.round((now - hb) / 60_000)} min ago`;
-    let role: Role = 'unknown';
-    let health: Health = 'unknown';
-    if (c.status === 'True') { role = 'voter'; health = 'healthy'; }
-    else if (c.reason === 'MemberIsLearner') { role = 'learner'; health = 'healthy'; }
-    else if (c.reason === 'Unhealthy') { role = 'voter'; health = 'unhealthy'; }
-    else if (c.reason === 'NotAMember') { role = 'unknown'; health = 'unhealthy'; }
-    // a NotReady node or a not-Ready etcd pod outweighs a condition the leader has not refreshed
-    if (!isReady(n) && health === 'healthy') health = 'unhealthy';
-    if (pod && !podReady(pod) && health === 'healthy') health = 'unhealthy';
-    if (stale && health === 'healthy') health = 'unknown';
-    const evidence = `EtcdIsVoter=${c.status}/${c.reason ?? ''}, heartbeat ${age}${isReady(n) ? '' : ', node NotReady'}${pod && !podReady(pod) ? ', etcd pod not Ready' : ''}${stale ? ' (stale)' : ''}`;
-    return { name, where, node: name, role, health, evidence, heartbeat: c.lastHeartbeatTime, stale, learnerSince: role === 'learner' ? c.lastTransitionTime : undefined };
-  });
+      withCondition++;
+      const hb = Date.parse(c.lastHeartbeatTime ?? '');
+      const stale = Number.isNaN(hb) || now - hb > K3S_HEARTBEAT_STALE_MS;
+      const age = Number.isNaN(hb) ? 'unknown age' : `${Math.round((now - hb) / 60_000)} min ago`;
+      let role: Role = 'unknown';
+      let health: Health = 'unknown';
+      if (c.status === 'True') {
+        role = 'voter';
+        health = 'healthy';
+      } else if (c.reason === 'MemberIsLearner') {
+        role = 'learner';
+        health = 'healthy';
+      } else if (c.reason === 'Unhealthy') {
+        role = 'voter';
+        health = 'unhealthy';
+      } else if (c.reason === 'NotAMember') {
+        role = 'unknown';
+        health = 'unhealthy';
+      }
+      // a NotReady node or a not-Ready etcd pod outweighs a condition the leader has not refreshed
+      if (!isReady(n) && health === 'healthy') health = 'unhealthy';
+      if (pod && !podReady(pod) && health === 'healthy') health = 'unhealthy';
+      if (stale && health === 'healthy') health = 'unknown';
+      const evidence = `EtcdIsVoter=${c.status}/${c.reason ?? ''}, heartbeat ${age}${isReady(n) ? '' : ', node NotReady'}${pod && !podReady(pod) ? ', etcd pod not Ready' : ''}${stale ? ' (stale)' : ''}`;
+      return {
+        name,
+        where,
+        node: name,
+        role,
+        health,
+        evidence,
+        heartbeat: c.lastHeartbeatTime,
+        stale,
+        learnerSince: role === 'learner' ? c.lastTransitionTime : undefined,
+      };
+    });
   return { members, withCondition };
 }
 
@@ -159,7 +199,8 @@ function kubeadmExternal(snap: Snapshot): string[] | null {
   }
 }
 
-const isControlPlaneNode = (n: KObject): boolean => 'node-role.kubernetes.io/control-plane' in (n.metadata.labels ?? {}) || 'node-role.kubernetes.io/master' in (n.metadata.labels ?? {});
+const isControlPlaneNode = (n: KObject): boolean =>
+  'node-role.kubernetes.io/control-plane' in (n.metadata.labels ?? {}) || 'node-role.kubernetes.io/master' in (n.metadata.labels ?? {});
 
 /**
  * kubeadm joins that stopped half way: a node running control-plane static pods without the control-plane role
@@ -178,7 +219,10 @@ function kubeadmHalfJoins(snap: Snapshot, pods: KObject[]): Array<{ node: string
     const name = n.metadata.name;
     const comps = cpPodsOn.get(name) ?? [];
     if (!isControlPlaneNode(n) && comps.includes('kube-apiserver')) {
-      out.push({ node: name, why: `runs control-plane static pods (${comps.join(', ')}) but has no control-plane role: kubeadm join --control-plane stopped before mark-control-plane${etcdNodes.has(name) ? '; its etcd member is likely an unpromoted learner' : ''}` });
+      out.push({
+        node: name,
+        why: `runs control-plane static pods (${comps.join(', ')}) but has no control-plane role: kubeadm join --control-plane stopped before mark-control-plane${etcdNodes.has(name) ? '; its etcd member is likely an unpromoted learner' : ''}`,
+      });
     } else if (isControlPlaneNode(n) && pods.length > 0 && !etcdNodes.has(name)) {
       out.push({ node: name, why: 'a control-plane node with no etcd static pod, in a cluster whose other control-plane nodes run one' });
     }
@@ -200,13 +244,22 @@ function k0sMembers(snap: Snapshot): { members: Member[]; duplicates: QuorumView
     const byPeer = peer ? seen.get(`peer:${peer}`) : undefined;
     const dupOf = byId ?? byPeer;
     if (dupOf) {
-      duplicates.push({ name: m.metadata.name, duplicateOf: dupOf, key: [byId ? `member ID ${id}` : '', byPeer ? `peer address ${peer}` : ''].filter(Boolean).join(' and ') });
+      duplicates.push({
+        name: m.metadata.name,
+        duplicateOf: dupOf,
+        key: [byId ? `member ID ${id}` : '', byPeer ? `peer address ${peer}` : ''].filter(Boolean).join(' and '),
+      });
       continue;
     }
     if (id) seen.set(`id:${id}`, m.metadata.name);
     if (peer) seen.set(`peer:${peer}`, m.metadata.name);
-    members.push({ name: m.metadata.name, where: peer ? `peer ${peer}` : 'controller', role: joined?.status === 'True' ? 'voter' : 'unknown',
-      health: 'unknown', evidence: `EtcdMember ${id ? `id ${id}, ` : ''}Joined=${joined?.status ?? '?'} (k0s exposes membership, not health)` });
+    members.push({
+      name: m.metadata.name,
+      where: peer ? `peer ${peer}` : 'controller',
+      role: joined?.status === 'True' ? 'voter' : 'unknown',
+      health: 'unknown',
+      evidence: `EtcdMember ${id ? `id ${id}, ` : ''}Joined=${joined?.status ?? '?'} (k0s exposes membership, not health)`,
+    });
   }
   return { members, duplicates };
 }
@@ -215,7 +268,14 @@ function k0sMembers(snap: Snapshot): { members: Member[]; duplicates: QuorumView
 export function openshiftMembers(message: string): Member[] | null {
   const ev = `etcd operator: ${message}`;
   let m = /^(\d+) members are available\b/.exec(message);
-  if (m) return Array.from({ length: Number(m[1]) }, (_, i) => ({ name: `member-${i + 1}`, where: 'openshift-etcd', role: 'voter', health: 'healthy', evidence: ev }));
+  if (m)
+    return Array.from({ length: Number(m[1]) }, (_, i) => ({
+      name: `member-${i + 1}`,
+      where: 'openshift-etcd',
+      role: 'voter',
+      health: 'healthy',
+      evidence: ev,
+    }));
   m = /^(\d+) of (\d+) members are available(?:, (.*))?$/.exec(message);
   if (m) {
     const healthy = Number(m[1]);
@@ -223,10 +283,23 @@ export function openshiftMembers(message: string): Member[] | null {
     const members: Member[] = [];
     for (const part of (m[3] ?? '').split(/,\s*/)) {
       const b = /^(\S+) (is unhealthy|has not started)/.exec(part);
-      if (b) members.push({ name: b[1]!, where: 'openshift-etcd', role: 'voter', health: 'unhealthy', evidence: `etcd operator: ${b[1]} ${b[2]}` });
+      if (b)
+        members.push({
+          name: b[1]!,
+          where: 'openshift-etcd',
+          role: 'voter',
+          health: 'unhealthy',
+          evidence: `etcd operator: ${b[1]} ${b[2]}`,
+        });
     }
     for (let i = members.length; i < total; i++) {
-      members.push({ name: `member-${i + 1}`, where: 'openshift-etcd', role: 'voter', health: i - members.length < healthy ? 'healthy' : 'unhealthy', evidence: ev });
+      members.push({
+        name: `member-${i + 1}`,
+        where: 'openshift-etcd',
+        role: 'voter',
+        health: i - members.length < healthy ? 'healthy' : 'unhealthy',
+        evidence: ev,
+      });
     }
     return members;
   }
@@ -236,20 +309,42 @@ export function openshiftMembers(message: string): Member[] | null {
     const names = (s: string | undefined): string[] => (s ?? '').split(',').filter(Boolean);
     return [
       ...names(m[1]).map((n): Member => ({ name: n, where: 'openshift-etcd', role: 'voter', health: 'healthy', evidence: ev })),
-      ...names(m[2]).map((n): Member => ({ name: n, where: 'openshift-etcd', role: 'voter', health: 'unhealthy', evidence: `etcd operator: ${n} has not started` })),
-      ...names(m[3]).map((n): Member => ({ name: n, where: 'openshift-etcd', role: 'voter', health: 'unhealthy', evidence: `etcd operator: ${n} is unhealthy` })),
-      ...names(m[4]).map((n): Member => ({ name: n, where: 'openshift-etcd', role: 'voter', health: 'unknown', evidence: `etcd operator: ${n} is unknown` })),
+      ...names(m[2]).map((n): Member => ({
+        name: n,
+        where: 'openshift-etcd',
+        role: 'voter',
+        health: 'unhealthy',
+        evidence: `etcd operator: ${n} has not started`,
+      })),
+      ...names(m[3]).map((n): Member => ({
+        name: n,
+        where: 'openshift-etcd',
+        role: 'voter',
+        health: 'unhealthy',
+        evidence: `etcd operator: ${n} is unhealthy`,
+      })),
+      ...names(m[4]).map((n): Member => ({
+        name: n,
+        where: 'openshift-etcd',
+        role: 'voter',
+        health: 'unknown',
+        evidence: `etcd operator: ${n} is unknown`,
+      })),
     ];
   }
   return null;
 }
 
-type VerdictPart = Pick<QuorumView, 'voters' | 'healthyVoters' | 'unknownVoters' | 'learners' | 'quorum' | 'tolerated' | 'remaining' | 'verdict' | 'verdictLine'>;
+type VerdictPart = Pick<
+  QuorumView,
+  'voters' | 'healthyVoters' | 'unknownVoters' | 'learners' | 'quorum' | 'tolerated' | 'remaining' | 'verdict' | 'verdictLine'
+>;
 
 export function verdictOf(members: Member[], readyz: QuorumView['readyzEtcd']): VerdictPart {
   const voters = members.filter((m) => m.role === 'voter').length;
   const healthyVoters = members.filter((m) => m.role === 'voter' && m.health === 'healthy').length;
-  const unknownVoters = members.filter((m) => m.role === 'voter' && m.health === 'unknown').length + members.filter((m) => m.role === 'unknown').length;
+  const unknownVoters =
+    members.filter((m) => m.role === 'voter' && m.health === 'unknown').length + members.filter((m) => m.role === 'unknown').length;
   const learners = members.filter((m) => m.role === 'learner').length;
   const quorum = quorumOf(voters);
   const tolerated = voters - quorum;
@@ -264,19 +359,39 @@ export function verdictOf(members: Member[], readyz: QuorumView['readyzEtcd']): 
     tol = 'unknown tolerance';
   } else if (healthyVoters >= quorum) {
     // at least one more failure survivable = HEALTHY; none = AT RISK by design, or DEGRADED when voters are down
-    verdict = remaining > 0 ? 'HEALTHY' : healthyVoters < voters ? (unknownVoters > 0 && healthyVoters + unknownVoters === voters ? 'UNKNOWN' : 'DEGRADED') : 'AT RISK';
-    tol = remaining > 0 ? `tolerates ${remaining} failure${remaining === 1 ? '' : 's'}` : verdict === 'AT RISK' ? 'no failure tolerated (by design)' : 'no failure tolerated';
+    verdict =
+      remaining > 0
+        ? 'HEALTHY'
+        : healthyVoters < voters
+          ? unknownVoters > 0 && healthyVoters + unknownVoters === voters
+            ? 'UNKNOWN'
+            : 'DEGRADED'
+          : 'AT RISK';
+    tol =
+      remaining > 0
+        ? `tolerates ${remaining} failure${remaining === 1 ? '' : 's'}`
+        : verdict === 'AT RISK'
+          ? 'no failure tolerated (by design)'
+          : 'no failure tolerated';
   } else if (healthyVoters + unknownVoters >= quorum) {
     // health unknown: a design that tolerates nothing is at risk whatever the health
     verdict = tolerated === 0 && members.every((m) => m.health !== 'unhealthy') ? 'AT RISK' : 'UNKNOWN';
-    tol = tolerated === 0 ? 'no failure tolerated (by design)' : `tolerates at most ${tolerated} failure${tolerated === 1 ? '' : 's'} (by design)`;
+    tol =
+      tolerated === 0
+        ? 'no failure tolerated (by design)'
+        : `tolerates at most ${tolerated} failure${tolerated === 1 ? '' : 's'} (by design)`;
   } else {
     verdict = 'LOST';
     tol = 'no quorum';
   }
-  const counts = healthyVoters || !unknownVoters ? `${healthyVoters} healthy${unknownVoters ? `, ${unknownVoters} unknown` : ''}` : 'health unknown';
-  const parts = [`${voters} voter${voters === 1 ? '' : 's'}, ${counts}${learners ? `, ${learners} learner${learners === 1 ? '' : 's'}` : ''}`,
-    `quorum ${voters ? quorum : '?'}`, tol, verdict];
+  const counts =
+    healthyVoters || !unknownVoters ? `${healthyVoters} healthy${unknownVoters ? `, ${unknownVoters} unknown` : ''}` : 'health unknown';
+  const parts = [
+    `${voters} voter${voters === 1 ? '' : 's'}, ${counts}${learners ? `, ${learners} learner${learners === 1 ? '' : 's'}` : ''}`,
+    `quorum ${voters ? quorum : '?'}`,
+    tol,
+    verdict,
+  ];
   return { voters, healthyVoters, unknownVoters, learners, quorum, tolerated, remaining, verdict, verdictLine: parts.join(' — ') };
 }
 
@@ -286,18 +401,43 @@ export function quorumView(snap: Snapshot, now: Date): QuorumView {
   const rz = readyzEtcd(snap.header.readyz);
   const apiServers = apiServerCount(snap, t);
   const notes: string[] = [];
-  const base = { distribution, readyzEtcd: rz, apiServers, notes, duplicates: [] as QuorumView['duplicates'], halfJoined: [] as QuorumView['halfJoined'] };
+  const base = {
+    distribution,
+    readyzEtcd: rz,
+    apiServers,
+    notes,
+    duplicates: [] as QuorumView['duplicates'],
+    halfJoined: [] as QuorumView['halfJoined'],
+  };
   const notVisible = (reason: string): QuorumView => {
     // members not visible, but the API server says it cannot reach etcd: that is still a verdict
     if (rz === 'failed') {
-      return { ...base, source: '/readyz?verbose etcd check', visible: true, reason, members: [], ...verdictOf([], rz),
-        verdictLine: `members not visible (${reason}) — the API server cannot reach etcd — LOST` };
+      return {
+        ...base,
+        source: '/readyz?verbose etcd check',
+        visible: true,
+        reason,
+        members: [],
+        ...verdictOf([], rz),
+        verdictLine: `members not visible (${reason}) — the API server cannot reach etcd — LOST`,
+      };
     }
-    return { ...base, source: 'none', visible: false, reason, members: [], ...verdictOf([], rz), verdict: 'NOT VISIBLE', verdictLine: `etcd not visible — ${reason}` };
+    return {
+      ...base,
+      source: 'none',
+      visible: false,
+      reason,
+      members: [],
+      ...verdictOf([], rz),
+      verdict: 'NOT VISIBLE',
+      verdictLine: `etcd not visible — ${reason}`,
+    };
   };
 
   if (distribution === 'EKS' || distribution === 'GKE' || distribution === 'AKS') {
-    return notVisible(`${distribution} runs etcd inside its managed control plane; the Kubernetes API does not expose it, so quorum is the provider's responsibility and is not scored`);
+    return notVisible(
+      `${distribution} runs etcd inside its managed control plane; the Kubernetes API does not expose it, so quorum is the provider's responsibility and is not scored`,
+    );
   }
   let members: Member[] = [];
   let source = '';
@@ -319,16 +459,30 @@ export function quorumView(snap: Snapshot, now: Date): QuorumView {
     members = k.members;
     if (members.length === 0) {
       const argsNode = snap.of(R.nodes).find((n) => n.metadata.annotations?.['k3s.io/node-args']);
-      notes.push(`no node has the etcd role: this ${distribution} cluster uses ${argsNode ? 'an external datastore (kine/SQL) or ' : ''}a datastore that is not etcd`);
-      return { ...notVisible('no etcd members: not using embedded etcd (kine/SQLite or external SQL)'), verdictLine: 'no embedded etcd (datastore is not etcd, or not visible)' };
+      notes.push(
+        `no node has the etcd role: this ${distribution} cluster uses ${argsNode ? 'an external datastore (kine/SQL) or ' : ''}a datastore that is not etcd`,
+      );
+      return {
+        ...notVisible('no etcd members: not using embedded etcd (kine/SQLite or external SQL)'),
+        verdictLine: 'no embedded etcd (datastore is not etcd, or not visible)',
+      };
     }
-    source = k.withCondition === members.length ? `${distribution} nodes labelled node-role.kubernetes.io/etcd=true, condition EtcdIsVoter`
-      : k.withCondition === 0 ? `${distribution} nodes labelled node-role.kubernetes.io/etcd=true${distribution === 'RKE2' ? ' and etcd static pods' : ''} (no EtcdIsVoter condition: member count without etcd health)`
-        : `${distribution} nodes labelled node-role.kubernetes.io/etcd=true, condition EtcdIsVoter on ${k.withCondition} of ${members.length}`;
+    source =
+      k.withCondition === members.length
+        ? `${distribution} nodes labelled node-role.kubernetes.io/etcd=true, condition EtcdIsVoter`
+        : k.withCondition === 0
+          ? `${distribution} nodes labelled node-role.kubernetes.io/etcd=true${distribution === 'RKE2' ? ' and etcd static pods' : ''} (no EtcdIsVoter condition: member count without etcd health)`
+          : `${distribution} nodes labelled node-role.kubernetes.io/etcd=true, condition EtcdIsVoter on ${k.withCondition} of ${members.length}`;
   } else if (distribution === 'kubeadm') {
     const ext = kubeadmExternal(snap);
     if (ext) {
-      members = ext.map((e) => ({ name: e, where: `external ${e}`, role: 'voter', health: 'unknown', evidence: 'listed in kubeadm-config etcd.external.endpoints; health not visible through the API' }));
+      members = ext.map((e) => ({
+        name: e,
+        where: `external ${e}`,
+        role: 'voter',
+        health: 'unknown',
+        evidence: 'listed in kubeadm-config etcd.external.endpoints; health not visible through the API',
+      }));
       source = 'kubeadm-config ClusterConfiguration etcd.external.endpoints';
       notes.push('external etcd: probe it directly with kubectl arch quorum --etcd-endpoints ... to see health, leader and learners');
     } else {
@@ -339,10 +493,14 @@ export function quorumView(snap: Snapshot, now: Date): QuorumView {
       members = pods.map((p) => {
         const m = podMember(p);
         // the etcd pod of a half-joined node is most likely a learner that was never promoted: do not count its vote
-        return half.has(p.spec?.nodeName) ? { ...m, role: 'unknown' as const, evidence: `${m.evidence}; on a half-joined node: likely an unpromoted learner` } : m;
+        return half.has(p.spec?.nodeName)
+          ? { ...m, role: 'unknown' as const, evidence: `${m.evidence}; on a half-joined node: likely an unpromoted learner` }
+          : m;
       });
       source = 'kube-system static pods component=etcd (mirror-pod readiness)';
-      notes.push('learners are not visible as pods; a kubeadm etcd pod is Ready when /readyz (a linearizable read) passes on kubeadm >= 1.31');
+      notes.push(
+        'learners are not visible as pods; a kubeadm etcd pod is Ready when /readyz (a linearizable read) passes on kubeadm >= 1.31',
+      );
     }
   } else if (distribution === 'k0s') {
     const v = snap.visibility(R.k0sEtcdMembers);
@@ -356,13 +514,19 @@ export function quorumView(snap: Snapshot, now: Date): QuorumView {
     if (!etcd) return notVisible('etcds.operator.openshift.io/cluster not visible');
     const avail = cond(etcd, 'EtcdMembersAvailable');
     const parsed = typeof avail?.message === 'string' ? openshiftMembers(avail.message) : null;
-    if (!parsed) return notVisible(`the etcd operator's EtcdMembersAvailable condition says "${avail?.message ?? 'nothing'}", which is not a member count`);
+    if (!parsed)
+      return notVisible(
+        `the etcd operator's EtcdMembersAvailable condition says "${avail?.message ?? 'nothing'}", which is not a member count`,
+      );
     members = parsed;
     source = 'OpenShift etcd operator condition EtcdMembersAvailable';
     notes.push(`EtcdMembersAvailable=${avail?.status ?? '?'} (${avail?.reason ?? ''}): ${avail?.message}`);
-    if (avail?.status === 'False') notes.push('the operator reports no quorum; it can write this only while the API still accepts writes, so the condition may be old');
+    if (avail?.status === 'False')
+      notes.push('the operator reports no quorum; it can write this only while the API still accepts writes, so the condition may be old');
   } else if (distribution === 'Talos') {
-    const v = notVisible('Talos runs etcd as a system service outside Kubernetes; only the API server\'s /readyz etcd line is visible (use talosctl etcd members)');
+    const v = notVisible(
+      "Talos runs etcd as a system service outside Kubernetes; only the API server's /readyz etcd line is visible (use talosctl etcd members)",
+    );
     return v.verdict === 'NOT VISIBLE' ? { ...v, verdictLine: `etcd not visible on Talos — readyz etcd: ${rz}` } : v;
   } else {
     const pods = snap.visibility(R.pods) ? [] : etcdPods(snap);

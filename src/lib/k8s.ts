@@ -2,7 +2,14 @@
 // each tolerates a missing or wrong-typed field).
 import type { KObject } from '../model.js';
 
-export interface Condition { type?: string; status?: string; reason?: string; message?: string; lastHeartbeatTime?: string; lastTransitionTime?: string }
+export interface Condition {
+  type?: string;
+  status?: string;
+  reason?: string;
+  message?: string;
+  lastHeartbeatTime?: string;
+  lastTransitionTime?: string;
+}
 
 /** status.conditions[type], or undefined. */
 export function condition(o: KObject | undefined, type: string): Condition | undefined {

@@ -6,7 +6,7 @@ export function human(seconds: number | undefined): string {
   const m = Math.round(seconds / 60);
   if (m < 90) return `${m} min`;
   const h = seconds / 3600;
-  if (h < 48) return `${Number.isInteger(Math.round(h * 10) / 10) ? Math.round(h) : (Math.round(h * 10) / 10)} h`;
+  if (h < 48) return `${Number.isInteger(Math.round(h * 10) / 10) ? Math.round(h) : Math.round(h * 10) / 10} h`;
   return `${Math.round(h / 24)} days`;
 }
 

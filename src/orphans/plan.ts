@@ -10,11 +10,32 @@ import { termSafe } from '../render/safe.js';
 import type { OrphanGroup, StorageNote } from './scan.js';
 
 const ORDER: Record<string, number> = {
-  Ingress: 0, HTTPRoute: 0, GRPCRoute: 0, TCPRoute: 0, TLSRoute: 0, IngressRoute: 0, Gateway: 0,
+  Ingress: 0,
+  HTTPRoute: 0,
+  GRPCRoute: 0,
+  TCPRoute: 0,
+  TLSRoute: 0,
+  IngressRoute: 0,
+  Gateway: 0,
   Service: 1,
-  Deployment: 2, StatefulSet: 2, DaemonSet: 2, ReplicaSet: 2, Job: 2, CronJob: 2, Pod: 2, Rollout: 2, HelmRelease: 2, Application: 2, Kustomization: 2,
-  HorizontalPodAutoscaler: 3, PodDisruptionBudget: 3,
-  ConfigMap: 4, ServiceAccount: 4, Role: 4, RoleBinding: 4, NetworkPolicy: 4,
+  Deployment: 2,
+  StatefulSet: 2,
+  DaemonSet: 2,
+  ReplicaSet: 2,
+  Job: 2,
+  CronJob: 2,
+  Pod: 2,
+  Rollout: 2,
+  HelmRelease: 2,
+  Application: 2,
+  Kustomization: 2,
+  HorizontalPodAutoscaler: 3,
+  PodDisruptionBudget: 3,
+  ConfigMap: 4,
+  ServiceAccount: 4,
+  Role: 4,
+  RoleBinding: 4,
+  NetworkPolicy: 4,
   PersistentVolumeClaim: 6,
 };
 
@@ -32,8 +53,10 @@ const resourceArg = (kind: string, apiVersion: string | undefined): string => {
 
 function dataWarning(s: StorageNote): string {
   const what = refText(s);
-  if (s.reclaimPolicy === 'Delete') return `# DATA: deleting ${what} DELETES THE DATA (reclaimPolicy Delete${s.volume ? ` on ${s.volume}` : ''}); back it up first, or set the PV's reclaimPolicy to Retain`;
-  if (s.reclaimPolicy) return `# DATA: ${what} — reclaimPolicy ${s.reclaimPolicy}${s.volume ? ` on ${s.volume}` : ''}: the disk stays after deletion and must be removed by hand`;
+  if (s.reclaimPolicy === 'Delete')
+    return `# DATA: deleting ${what} DELETES THE DATA (reclaimPolicy Delete${s.volume ? ` on ${s.volume}` : ''}); back it up first, or set the PV's reclaimPolicy to Retain`;
+  if (s.reclaimPolicy)
+    return `# DATA: ${what} — reclaimPolicy ${s.reclaimPolicy}${s.volume ? ` on ${s.volume}` : ''}: the disk stays after deletion and must be removed by hand`;
   return `# DATA: ${what} holds data; its volume's reclaimPolicy is not visible — check it (kubectl get pv) before deleting`;
 }
 
@@ -42,15 +65,25 @@ function groupLines(g: OrphanGroup): string[] {
   const owner = `${g.owner.tool} ${refText(g.owner)}`;
   L.push('', `# ${owner} (gone) — confidence ${g.confidence} (${g.signals.join(', ')}) — ${g.liveness.summary}`);
   const holdReasons: string[] = [];
-  if (g.liveness.servingTraffic) holdReasons.push(`it is still serving traffic (${g.liveness.routes.join(', ')}): deleting it is an outage for whoever still uses it`);
-  if (g.confidence === 'low') holdReasons.push(`it was matched on weak evidence only (${g.caveats.join('; ') || 'the instance label'}): check each object first`);
+  if (g.liveness.servingTraffic)
+    holdReasons.push(`it is still serving traffic (${g.liveness.routes.join(', ')}): deleting it is an outage for whoever still uses it`);
+  if (g.confidence === 'low')
+    holdReasons.push(`it was matched on weak evidence only (${g.caveats.join('; ') || 'the instance label'}): check each object first`);
   const hold = holdReasons.length > 0;
   if (hold) {
-    L.push('# NOT RECOMMENDED AS IS — every command below is commented out because', ...holdReasons.map((r) => `#   ${r}`),
-      '# Re-create the owner to adopt these objects again, or remove the leading "# " only after checking.');
+    L.push(
+      '# NOT RECOMMENDED AS IS — every command below is commented out because',
+      ...holdReasons.map((r) => `#   ${r}`),
+      '# Re-create the owner to adopt these objects again, or remove the leading "# " only after checking.',
+    );
   }
   const cmd = (s: string): string => (hold ? `# ${s}` : s);
-  const objs = [...g.objects].sort((a, b) => rank(a.kind, Boolean(a.namespace)) - rank(b.kind, Boolean(b.namespace)) || a.kind.localeCompare(b.kind) || a.name.localeCompare(b.name));
+  const objs = [...g.objects].sort(
+    (a, b) =>
+      rank(a.kind, Boolean(a.namespace)) - rank(b.kind, Boolean(b.namespace)) ||
+      a.kind.localeCompare(b.kind) ||
+      a.name.localeCompare(b.name),
+  );
   for (const o of objs) {
     if (o.kind === 'Namespace' && !o.namespace) continue; // decided below, with what else it holds
     const s = g.storage.find((x) => x.kind === o.kind && x.name === o.name && x.namespace === o.namespace);
@@ -72,9 +105,11 @@ function groupLines(g: OrphanGroup): string[] {
 export function cleanupPlan(found: OrphanGroup[]): string {
   // a shell script for a human: a newline or escape in a name from the cluster must not become a command
   const groups = found.map((g) => JSON.parse(JSON.stringify(g), (_k, v) => (typeof v === 'string' ? termSafe(v) : v)) as OrphanGroup);
-  const lines = ['# kubectl-arch cleanup plan — review before running; kubectl-arch never runs it.',
+  const lines = [
+    '# kubectl-arch cleanup plan — review before running; kubectl-arch never runs it.',
     '# Order: traffic (Ingress, routes, Services), workloads, configuration, storage (data warnings), cluster-scoped objects,',
-    '# namespaces last and only when nothing else lives in them. Kept-on-purpose objects are never listed.'];
+    '# namespaces last and only when nothing else lives in them. Kept-on-purpose objects are never listed.',
+  ];
   for (const g of groups) lines.push(...groupLines(g));
   if (groups.length === 0) lines.push('', '# nothing to clean up');
   return lines.join('\n') + '\n';

@@ -9,7 +9,18 @@ import { groupOf, refText, type KObject, type ObjectRef } from '../model.js';
 import { R } from '../resources.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import { buildIndex, liveness, type LiveIndex, type Liveness } from './liveness.js';
-import { argoConfig, CASCADING_FINALIZERS, claim, isRoot, keptReason, renderedByHelmTemplate, type ArgoConfig, type Attribution, type Confidence, type Signal } from './tracking.js';
+import {
+  argoConfig,
+  CASCADING_FINALIZERS,
+  claim,
+  isRoot,
+  keptReason,
+  renderedByHelmTemplate,
+  type ArgoConfig,
+  type Attribution,
+  type Confidence,
+  type Signal,
+} from './tracking.js';
 
 export { parseTrackingId } from './tracking.js';
 export type { Confidence, Signal } from './tracking.js';
@@ -28,7 +39,13 @@ export interface NamespacePlan {
   others: string[];
 }
 
-export interface StorageNote { kind: string; namespace?: string; name: string; volume?: string; reclaimPolicy?: string }
+export interface StorageNote {
+  kind: string;
+  namespace?: string;
+  name: string;
+  volume?: string;
+  reclaimPolicy?: string;
+}
 
 export interface OrphanGroup {
   owner: { tool: 'Argo CD' | 'Flux'; kind: string; namespace?: string; name: string };
@@ -84,7 +101,16 @@ export interface Dangling extends ObjectRef {
 export type OwnerState = 'listed' | 'not-installed' | 'not-visible';
 
 export interface OrphanReport {
-  argo: { visible: boolean; state: OwnerState; reason?: string; namespace?: string; trackingMethod: string; instanceLabelKey: string; installationID?: string; apps: number };
+  argo: {
+    visible: boolean;
+    state: OwnerState;
+    reason?: string;
+    namespace?: string;
+    trackingMethod: string;
+    instanceLabelKey: string;
+    installationID?: string;
+    apps: number;
+  };
   flux: { visible: boolean; state: OwnerState; reason?: string; kustomizations: number; helmReleases: number };
   groups: OrphanGroup[];
   elsewhere: ElsewhereGroup[];
@@ -97,25 +123,43 @@ export interface OrphanReport {
   notes: string[];
 }
 
-const ref = (o: KObject): ObjectRef => ({ kind: o.kind ?? '?', apiVersion: o.apiVersion, namespace: o.metadata.namespace, name: o.metadata.name });
+const ref = (o: KObject): ObjectRef => ({
+  kind: o.kind ?? '?',
+  apiVersion: o.apiVersion,
+  namespace: o.metadata.namespace,
+  name: o.metadata.name,
+});
 const nsName = (o: { namespace?: string; name: string }): string => `${o.namespace ?? ''}/${o.name}`;
 
 /** listed: existence can be judged; not-installed: the API is not served here (404, or absent from a full capture). */
 function ownerState(snap: Snapshot, need: typeof R.argoApplications): { state: OwnerState; reason?: string } {
   const v = snap.visibility(need);
   if (!v) return { state: 'listed' };
-  if (v.status === 404 || (snap.header.allTypes && v.status === undefined && !snap.unavailable().some((u) => u.group === need.group && u.kind === need.kind))) {
+  if (
+    v.status === 404 ||
+    (snap.header.allTypes && v.status === undefined && !snap.unavailable().some((u) => u.group === need.group && u.kind === need.kind))
+  ) {
     return { state: 'not-installed', reason: `${need.resource}.${need.group} is not served here` };
   }
   return { state: 'not-visible', reason: v.reason };
 }
 
 /** Kinds the live scan does not list (cluster/discovery.ts SKIP_TYPES); skipped in files too, so both agree. */
-const NOT_SCANNED = new Set(['Event', 'SnapshotHeader', 'Endpoints', 'EndpointSlice', 'Lease', 'ControllerRevision', 'ComponentStatus', 'Secret']);
+const NOT_SCANNED = new Set([
+  'Event',
+  'SnapshotHeader',
+  'Endpoints',
+  'EndpointSlice',
+  'Lease',
+  'ControllerRevision',
+  'ComponentStatus',
+  'Secret',
+]);
 
 /** Objects a namespace holds that say nothing about its owner (created by Kubernetes itself). */
 const DERIVED = new Set(['Event', 'Endpoints', 'EndpointSlice', 'ControllerRevision', 'Lease', 'PodMetrics']);
-const isDefault = (o: KObject): boolean => (o.kind === 'ServiceAccount' && o.metadata.name === 'default') || (o.kind === 'ConfigMap' && o.metadata.name === 'kube-root-ca.crt');
+const isDefault = (o: KObject): boolean =>
+  (o.kind === 'ServiceAccount' && o.metadata.name === 'default') || (o.kind === 'ConfigMap' && o.metadata.name === 'kube-root-ca.crt');
 
 export function scanOrphans(snap: Snapshot): OrphanReport {
   const notes: string[] = [];
@@ -140,8 +184,14 @@ export function scanOrphans(snap: Snapshot): OrphanReport {
 
   // ---- claims
   const idx = buildIndex(snap);
-  const groups = new Map<string, { attr: Attribution; objs: KObject[]; signals: Set<Signal>; caveats: Set<string>; confidence: Confidence }>();
-  const elsewhere = new Map<string, { tool: 'Argo CD' | 'Flux'; owners: Set<string>; ids: Set<string>; objs: KObject[]; confidence: Confidence }>();
+  const groups = new Map<
+    string,
+    { attr: Attribution; objs: KObject[]; signals: Set<Signal>; caveats: Set<string>; confidence: Confidence }
+  >();
+  const elsewhere = new Map<
+    string,
+    { tool: 'Argo CD' | 'Flux'; owners: Set<string>; ids: Set<string>; objs: KObject[]; confidence: Confidence }
+  >();
   const kept: KeptObject[] = [];
   const dangling: Dangling[] = [];
   const trackedByApp = new Map<string, number>();
@@ -173,8 +223,14 @@ export function scanOrphans(snap: Snapshot): OrphanReport {
     if (!isRoot(o)) continue;
     const c = claim(o, cfg, controllerNs, liveApps);
     if (!c) continue;
-    if ('copied' in c) { copied++; continue; }
-    if ('foreignInstall' in c) { foreign++; continue; }
+    if ('copied' in c) {
+      copied++;
+      continue;
+    }
+    if ('foreignInstall' in c) {
+      foreign++;
+      continue;
+    }
     const attr = c.attr;
     // -n: a cluster-scoped object belongs to the scope only if its tracking names that namespace
     if (scope && !o.metadata.namespace && attr.trackedNamespace !== scope) continue;
@@ -184,8 +240,10 @@ export function scanOrphans(snap: Snapshot): OrphanReport {
       if (attr.tool === 'Argo CD') {
         trackedByApp.set(key, (trackedByApp.get(key) ?? 0) + 1);
         const list = idx.argoTracked.get(key);
-        if (list) list.push(o); else idx.argoTracked.set(key, [o]);
-        if (o.kind === 'Application' && groupOf(o.apiVersion) === 'argoproj.io') childApps.set(key, [...(childApps.get(key) ?? []), nsName(o.metadata)]);
+        if (list) list.push(o);
+        else idx.argoTracked.set(key, [o]);
+        if (o.kind === 'Application' && groupOf(o.apiVersion) === 'argoproj.io')
+          childApps.set(key, [...(childApps.get(key) ?? []), nsName(o.metadata)]);
       }
       continue;
     }
@@ -196,9 +254,18 @@ export function scanOrphans(snap: Snapshot): OrphanReport {
     if (st === 'not-installed') {
       // tracked by a GitOps tool that does not run here (e.g. Argo CD in a management cluster): the label alone is
       // evidence only when the object was rendered by `helm template`, as Argo CD does
-      if (attr.signal === 'label' && !renderedByHelmTemplate(o)) { weakElsewhere++; continue; }
+      if (attr.signal === 'label' && !renderedByHelmTemplate(o)) {
+        weakElsewhere++;
+        continue;
+      }
       const ek = attr.tool;
-      const cur = elsewhere.get(ek) ?? { tool: attr.tool, owners: new Set<string>(), ids: new Set<string>(), objs: [], confidence: attr.confidence };
+      const cur = elsewhere.get(ek) ?? {
+        tool: attr.tool,
+        owners: new Set<string>(),
+        ids: new Set<string>(),
+        objs: [],
+        confidence: attr.confidence,
+      };
       cur.owners.add(refText(attr));
       const id = o.metadata.annotations?.['argocd.argoproj.io/installation-id'];
       if (id) cur.ids.add(id);
@@ -222,18 +289,31 @@ export function scanOrphans(snap: Snapshot): OrphanReport {
   }
 
   // ---- notes: what could not be judged, and why
-  if (argo.state === 'not-visible') notes.push(`Argo CD Applications not visible (${argo.reason}): objects tracked by Argo CD cannot be judged`);
+  if (argo.state === 'not-visible')
+    notes.push(`Argo CD Applications not visible (${argo.reason}): objects tracked by Argo CD cannot be judged`);
   if (ks.state === 'not-visible') notes.push(`Flux Kustomizations not visible (${ks.reason})`);
   if (hr.state === 'not-visible') notes.push(`Flux HelmReleases not visible (${hr.reason})`);
-  if (unjudged.argo || unjudged.flux) notes.push(`${unjudged.argo + unjudged.flux} tracked object${unjudged.argo + unjudged.flux === 1 ? '' : 's'} not judged: their owner type could not be listed`);
-  if (weakElsewhere) notes.push(`${weakElsewhere} object${weakElsewhere === 1 ? ' carries' : 's carry'} only the ${cfg.instanceLabelKey} label and Argo CD does not run here: too weak to attribute (Helm charts and other tools set it too)`);
-  if (foreign) notes.push(`${foreign} object${foreign === 1 ? ' belongs' : 's belong'} to another Argo CD installation (installation-id differs): not judged here`);
-  if (snap.headerless || !snap.header.allTypes) notes.push('the scan covers the types present in the snapshot; a live scan reads every listable type through discovery');
+  if (unjudged.argo || unjudged.flux)
+    notes.push(
+      `${unjudged.argo + unjudged.flux} tracked object${unjudged.argo + unjudged.flux === 1 ? '' : 's'} not judged: their owner type could not be listed`,
+    );
+  if (weakElsewhere)
+    notes.push(
+      `${weakElsewhere} object${weakElsewhere === 1 ? ' carries' : 's carry'} only the ${cfg.instanceLabelKey} label and Argo CD does not run here: too weak to attribute (Helm charts and other tools set it too)`,
+    );
+  if (foreign)
+    notes.push(
+      `${foreign} object${foreign === 1 ? ' belongs' : 's belong'} to another Argo CD installation (installation-id differs): not judged here`,
+    );
+  if (snap.headerless || !snap.header.allTypes)
+    notes.push('the scan covers the types present in the snapshot; a live scan reads every listable type through discovery');
   for (const e of snap.header.discoveryErrors ?? []) notes.push(e);
   const unreadable = snap.unavailable().filter((u) => u.status !== 404 && u.group !== 'argoproj.io' && !u.group.endsWith('fluxcd.io'));
   if (unreadable.length) {
     const why = (u: { status?: number }): string => (u.status === 403 ? '403' : u.status ? String(u.status) : 'error');
-    notes.push(`partial visibility: ${unreadable.length} type${unreadable.length === 1 ? '' : 's'} could not be listed, not scanned: ${unreadable.map((u) => `${u.resource ?? u.kind}${u.group ? '.' + u.group : ''} (${why(u)})`).join(', ')}`);
+    notes.push(
+      `partial visibility: ${unreadable.length} type${unreadable.length === 1 ? '' : 's'} could not be listed, not scanned: ${unreadable.map((u) => `${u.resource ?? u.kind}${u.group ? '.' + u.group : ''} (${why(u)})`).join(', ')}`,
+    );
   }
   notes.push('Secrets are never read (not even metadata), so leftover Secrets are not listed');
 
@@ -243,38 +323,60 @@ export function scanOrphans(snap: Snapshot): OrphanReport {
     const ns = o.metadata.namespace;
     if (!ns || DERIVED.has(o.kind ?? '') || isDefault(o)) continue;
     const cur = byNamespace.get(ns);
-    if (cur) cur.push(o); else byNamespace.set(ns, [o]);
+    if (cur) cur.push(o);
+    else byNamespace.set(ns, [o]);
   }
   const pvs = new Map(snap.of(R.persistentvolumes).map((p) => [p.metadata.name, p] as const));
   const order = (x: KObject): string => `${x.kind}\u0000${x.metadata.namespace ?? ''}\u0000${x.metadata.name}`;
   const sortObjs = (objs: KObject[]): KObject[] => [...objs].sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
   const toOrphan = (o: KObject, signal: Signal): OrphanObject => ({ ...ref(o), signal, created: o.metadata.creationTimestamp });
-  const signalOf = (o: KObject, attrSignal: Signal): Signal => (o.metadata.annotations?.['argocd.argoproj.io/tracking-id']
-    ? (o.metadata.labels?.[cfg.instanceLabelKey] ? 'annotation+label' : 'annotation') : attrSignal);
+  const signalOf = (o: KObject, attrSignal: Signal): Signal =>
+    o.metadata.annotations?.['argocd.argoproj.io/tracking-id']
+      ? o.metadata.labels?.[cfg.instanceLabelKey]
+        ? 'annotation+label'
+        : 'annotation'
+      : attrSignal;
 
-  const out: OrphanGroup[] = [...groups.values()].map(({ attr, objs: unsorted, signals, caveats, confidence }) => {
-    const objs = sortObjs(unsorted);
-    const created = objs.map((o) => o.metadata.creationTimestamp).filter((x): x is string => Boolean(x)).sort();
-    const live = liveness(objs, idx);
-    return {
-      owner: { tool: attr.tool, kind: attr.kind, namespace: attr.namespace, name: attr.name },
-      objects: objs.map((o) => toOrphan(o, signalOf(o, attr.signal))),
-      namespaced: objs.filter((o) => o.metadata.namespace).length,
-      clusterScoped: objs.filter((o) => !o.metadata.namespace).length,
-      confidence,
-      signals: [...signals],
-      caveats: [...caveats],
-      oldest: created[0],
-      liveness: live,
-      namespaces: namespacePlans(objs, idx, byNamespace),
-      storage: storageNotes(objs, pvs),
-    };
-  }).sort((a, b) => Number(b.liveness.servingTraffic) - Number(a.liveness.servingTraffic) || b.liveness.runningPods - a.liveness.runningPods
-    || (b.confidence === 'high' ? 1 : 0) - (a.confidence === 'high' ? 1 : 0) || a.owner.name.localeCompare(b.owner.name));
+  const out: OrphanGroup[] = [...groups.values()]
+    .map(({ attr, objs: unsorted, signals, caveats, confidence }) => {
+      const objs = sortObjs(unsorted);
+      const created = objs
+        .map((o) => o.metadata.creationTimestamp)
+        .filter((x): x is string => Boolean(x))
+        .sort();
+      const live = liveness(objs, idx);
+      return {
+        owner: { tool: attr.tool, kind: attr.kind, namespace: attr.namespace, name: attr.name },
+        objects: objs.map((o) => toOrphan(o, signalOf(o, attr.signal))),
+        namespaced: objs.filter((o) => o.metadata.namespace).length,
+        clusterScoped: objs.filter((o) => !o.metadata.namespace).length,
+        confidence,
+        signals: [...signals],
+        caveats: [...caveats],
+        oldest: created[0],
+        liveness: live,
+        namespaces: namespacePlans(objs, idx, byNamespace),
+        storage: storageNotes(objs, pvs),
+      };
+    })
+    .sort(
+      (a, b) =>
+        Number(b.liveness.servingTraffic) - Number(a.liveness.servingTraffic) ||
+        b.liveness.runningPods - a.liveness.runningPods ||
+        (b.confidence === 'high' ? 1 : 0) - (a.confidence === 'high' ? 1 : 0) ||
+        a.owner.name.localeCompare(b.owner.name),
+    );
 
   const elsewhereOut: ElsewhereGroup[] = [...elsewhere.values()].map((e) => {
     const objs = sortObjs(e.objs);
-    return { tool: e.tool, owners: [...e.owners].sort(), installationIDs: [...e.ids].sort(), objects: objs.map((o) => toOrphan(o, signalOf(o, e.tool === 'Flux' ? 'flux-labels' : 'label'))), confidence: e.confidence, liveness: liveness(objs, idx) };
+    return {
+      tool: e.tool,
+      owners: [...e.owners].sort(),
+      installationIDs: [...e.ids].sort(),
+      objects: objs.map((o) => toOrphan(o, signalOf(o, e.tool === 'Flux' ? 'flux-labels' : 'label'))),
+      confidence: e.confidence,
+      liveness: liveness(objs, idx),
+    };
   });
 
   // ---- live Applications: being deleted, or at risk of orphaning on delete
@@ -288,22 +390,52 @@ export function scanOrphans(snap: Snapshot): OrphanReport {
     if (app.metadata.deletionTimestamp) {
       const t = Date.parse(app.metadata.deletionTimestamp);
       const cond = condition(app, 'DeletionError');
-      deleting.push({ app: ref(app), since: app.metadata.deletionTimestamp, ageSeconds: Number.isNaN(t) ? undefined : Math.max(0, Math.round((now - t) / 1000)),
-        finalizers, condition: typeof cond?.message === 'string' ? cond.message : undefined, controllerRunning });
+      deleting.push({
+        app: ref(app),
+        since: app.metadata.deletionTimestamp,
+        ageSeconds: Number.isNaN(t) ? undefined : Math.max(0, Math.round((now - t) / 1000)),
+        finalizers,
+        condition: typeof cond?.message === 'string' ? cond.message : undefined,
+        controllerRunning,
+      });
       continue;
     }
     const cascades = (app.metadata.finalizers ?? []).some((f) => CASCADING_FINALIZERS.includes(f));
     if (cascades) continue;
     if (scope && app.spec?.destination?.namespace !== scope) continue;
     const children = childApps.get(key);
-    risks.push({ kind: children?.length ? 'app-of-apps-parent' : 'no-cascading-finalizer', app: ref(app), trackedObjects: trackedByApp.get(key) ?? 0, children });
+    risks.push({
+      kind: children?.length ? 'app-of-apps-parent' : 'no-cascading-finalizer',
+      app: ref(app),
+      trackedObjects: trackedByApp.get(key) ?? 0,
+      children,
+    });
   }
   dangling.sort((a, b) => `${a.kind}/${a.namespace}/${a.name}`.localeCompare(`${b.kind}/${b.namespace}/${b.name}`));
   kept.sort((a, b) => `${a.kind}/${a.namespace}/${a.name}`.localeCompare(`${b.kind}/${b.namespace}/${b.name}`));
   return {
-    argo: { visible: argo.state === 'listed', state: argo.state, reason: argo.reason, namespace: controllerNs, trackingMethod: cfg.trackingMethod || '(default)', instanceLabelKey: cfg.instanceLabelKey, installationID: cfg.installationID, apps: apps.length },
-    flux: { visible: ks.state === 'listed' || hr.state === 'listed', state: ks.state === 'listed' || hr.state === 'listed' ? 'listed' : ks.state === 'not-visible' || hr.state === 'not-visible' ? 'not-visible' : 'not-installed',
-      reason: ks.reason ?? hr.reason, kustomizations: liveKs.size, helmReleases: liveHr.size },
+    argo: {
+      visible: argo.state === 'listed',
+      state: argo.state,
+      reason: argo.reason,
+      namespace: controllerNs,
+      trackingMethod: cfg.trackingMethod || '(default)',
+      instanceLabelKey: cfg.instanceLabelKey,
+      installationID: cfg.installationID,
+      apps: apps.length,
+    },
+    flux: {
+      visible: ks.state === 'listed' || hr.state === 'listed',
+      state:
+        ks.state === 'listed' || hr.state === 'listed'
+          ? 'listed'
+          : ks.state === 'not-visible' || hr.state === 'not-visible'
+            ? 'not-visible'
+            : 'not-installed',
+      reason: ks.reason ?? hr.reason,
+      kustomizations: liveKs.size,
+      helmReleases: liveHr.size,
+    },
     groups: out,
     elsewhere: elsewhereOut,
     deleting,
@@ -321,8 +453,15 @@ const rank = (c: Confidence): number => (c === 'high' ? 2 : c === 'medium' ? 1 :
 /** Is Argo CD's application controller running (a Running pod in its namespace)? null when pods are not visible. */
 function argoControllerRunning(snap: Snapshot, ns: string | undefined): boolean | null {
   if (snap.visibility(R.pods)) return null;
-  return snap.of(R.pods).some((p) => (!ns || p.metadata.namespace === ns) && p.status?.phase === 'Running'
-    && (p.metadata.labels?.['app.kubernetes.io/name'] === 'argocd-application-controller' || /application-controller/.test(p.metadata.name)));
+  return snap
+    .of(R.pods)
+    .some(
+      (p) =>
+        (!ns || p.metadata.namespace === ns) &&
+        p.status?.phase === 'Running' &&
+        (p.metadata.labels?.['app.kubernetes.io/name'] === 'argocd-application-controller' ||
+          /application-controller/.test(p.metadata.name)),
+    );
 }
 
 /** A namespace may be deleted only when everything in it belongs to the group (or was made from it). */
@@ -342,7 +481,14 @@ function namespacePlans(objs: KObject[], idx: LiveIndex, byNamespace: Map<string
   }
   return [...names].sort().map((name) => {
     const others = (byNamespace.get(name) ?? []).filter((o) => !mine.has(o));
-    return { name, deletable: others.length === 0, others: others.slice(0, 5).map((o) => `${o.kind} ${o.metadata.name}`).concat(others.length > 5 ? [`… ${others.length - 5} more`] : []) };
+    return {
+      name,
+      deletable: others.length === 0,
+      others: others
+        .slice(0, 5)
+        .map((o) => `${o.kind} ${o.metadata.name}`)
+        .concat(others.length > 5 ? [`… ${others.length - 5} more`] : []),
+    };
   });
 }
 
@@ -350,10 +496,17 @@ function storageNotes(objs: KObject[], pvs: Map<string, KObject>): StorageNote[]
   const out: StorageNote[] = [];
   for (const o of objs) {
     if (groupOf(o.apiVersion) !== '') continue;
-    if (o.kind === 'PersistentVolume') out.push({ kind: o.kind, name: o.metadata.name, reclaimPolicy: o.spec?.persistentVolumeReclaimPolicy });
+    if (o.kind === 'PersistentVolume')
+      out.push({ kind: o.kind, name: o.metadata.name, reclaimPolicy: o.spec?.persistentVolumeReclaimPolicy });
     if (o.kind === 'PersistentVolumeClaim') {
       const pv = typeof o.spec?.volumeName === 'string' ? pvs.get(o.spec.volumeName) : undefined;
-      out.push({ kind: o.kind, namespace: o.metadata.namespace, name: o.metadata.name, volume: o.spec?.volumeName, reclaimPolicy: pv?.spec?.persistentVolumeReclaimPolicy });
+      out.push({
+        kind: o.kind,
+        namespace: o.metadata.namespace,
+        name: o.metadata.name,
+        volume: o.spec?.volumeName,
+        reclaimPolicy: pv?.spec?.persistentVolumeReclaimPolicy,
+      });
     }
   }
   return out;

@@ -17,12 +17,24 @@ export type Confidence = 'high' | 'medium' | 'low';
 
 export const TRACKING = 'argocd.argoproj.io/tracking-id';
 export const INSTALLATION = 'argocd.argoproj.io/installation-id';
-export const CASCADING_FINALIZERS = ['resources-finalizer.argocd.argoproj.io', 'resources-finalizer.argocd.argoproj.io/foreground', 'resources-finalizer.argocd.argoproj.io/background'];
+export const CASCADING_FINALIZERS = [
+  'resources-finalizer.argocd.argoproj.io',
+  'resources-finalizer.argocd.argoproj.io/foreground',
+  'resources-finalizer.argocd.argoproj.io/background',
+];
 
-export interface ArgoConfig { namespace?: string; trackingMethod: string; instanceLabelKey: string; installationID?: string; read: boolean }
+export interface ArgoConfig {
+  namespace?: string;
+  trackingMethod: string;
+  instanceLabelKey: string;
+  installationID?: string;
+  read: boolean;
+}
 
 export function argoConfig(snap: Snapshot): ArgoConfig {
-  const cm = snap.of(R.configmaps).find((c) => c.metadata.name === 'argocd-cm' && (c.metadata.labels?.['app.kubernetes.io/part-of'] === 'argocd' || c.data));
+  const cm = snap
+    .of(R.configmaps)
+    .find((c) => c.metadata.name === 'argocd-cm' && (c.metadata.labels?.['app.kubernetes.io/part-of'] === 'argocd' || c.data));
   const data = (cm?.data ?? {}) as Record<string, string>;
   return {
     namespace: cm?.metadata.namespace,
@@ -57,7 +69,8 @@ export function keptReason(o: KObject): string | null {
   if (/(^|,)\s*Prune=false\s*(,|$)/.test(opts)) return 'argocd.argoproj.io/sync-options: Prune=false';
   if (a['helm.sh/resource-policy'] === 'keep') return 'helm.sh/resource-policy: keep';
   if (o.kind === 'CustomResourceDefinition') return 'CRDs are kept on delete';
-  if (a['kustomize.toolkit.fluxcd.io/prune'] === 'disabled' || o.metadata.labels?.['kustomize.toolkit.fluxcd.io/prune'] === 'disabled') return 'kustomize.toolkit.fluxcd.io/prune: disabled';
+  if (a['kustomize.toolkit.fluxcd.io/prune'] === 'disabled' || o.metadata.labels?.['kustomize.toolkit.fluxcd.io/prune'] === 'disabled')
+    return 'kustomize.toolkit.fluxcd.io/prune: disabled';
   return null;
 }
 
@@ -89,10 +102,25 @@ export function claim(o: KObject, cfg: ArgoConfig, controllerNs: string | undefi
   if (tid) {
     const t = parseTrackingId(tid);
     const g = groupOf(o.apiVersion);
-    const self = t && t.kind === o.kind && t.group === g && t.name === o.metadata.name && (!o.metadata.namespace || t.namespace === o.metadata.namespace);
+    const self =
+      t &&
+      t.kind === o.kind &&
+      t.group === g &&
+      t.name === o.metadata.name &&
+      (!o.metadata.namespace || t.namespace === o.metadata.namespace);
     if (!t || !self) return { copied: true };
     const k = appKey(t.app, controllerNs);
-    return { attr: { tool: 'Argo CD', kind: 'Application', namespace: k.namespace, name: k.name, signal: instance === t.app ? 'annotation+label' : 'annotation', confidence: 'high', trackedNamespace: t.namespace } };
+    return {
+      attr: {
+        tool: 'Argo CD',
+        kind: 'Application',
+        namespace: k.namespace,
+        name: k.name,
+        signal: instance === t.app ? 'annotation+label' : 'annotation',
+        confidence: 'high',
+        trackedNamespace: t.namespace,
+      },
+    };
   }
   if (instance) {
     // a Helm CLI release with that name owns the object: it is Helm's, not Argo CD's
@@ -101,17 +129,20 @@ export function claim(o: KObject, cfg: ArgoConfig, controllerNs: string | undefi
     if (release === instance && !liveApps.has(`${k.namespace}/${k.name}`)) return null;
     const method = cfg.trackingMethod;
     const confidence: Confidence = method === 'label' ? 'medium' : 'low';
-    const caveat = method === 'annotation' || method === 'annotation+label'
-      ? `only the instance label, which tracking method ${method} does not use: left from before a switch of tracking method, or another tool's label`
-      : 'only the instance label, which Helm charts and other tools set too';
+    const caveat =
+      method === 'annotation' || method === 'annotation+label'
+        ? `only the instance label, which tracking method ${method} does not use: left from before a switch of tracking method, or another tool's label`
+        : 'only the instance label, which Helm charts and other tools set too';
     return { attr: { tool: 'Argo CD', kind: 'Application', namespace: k.namespace, name: k.name, signal: 'label', confidence, caveat } };
   }
   const hn = l['helm.toolkit.fluxcd.io/name'];
   const hns = l['helm.toolkit.fluxcd.io/namespace'];
-  if (hn && hns) return { attr: { tool: 'Flux', kind: 'HelmRelease', namespace: hns, name: hn, signal: 'flux-labels', confidence: 'high' } };
+  if (hn && hns)
+    return { attr: { tool: 'Flux', kind: 'HelmRelease', namespace: hns, name: hn, signal: 'flux-labels', confidence: 'high' } };
   const kn = l['kustomize.toolkit.fluxcd.io/name'];
   const kns = l['kustomize.toolkit.fluxcd.io/namespace'];
-  if (kn && kns) return { attr: { tool: 'Flux', kind: 'Kustomization', namespace: kns, name: kn, signal: 'flux-labels', confidence: 'high' } };
+  if (kn && kns)
+    return { attr: { tool: 'Flux', kind: 'Kustomization', namespace: kns, name: kn, signal: 'flux-labels', confidence: 'high' } };
   return null;
 }
 

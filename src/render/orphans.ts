@@ -13,29 +13,61 @@ export function renderOrphans(report: OrphanReport, src0: Acquired['source'], s:
   const source = termSafeDeep(src0, false);
   const L: string[] = [];
   const src = source.type === 'snapshot' ? `snapshot ${source.path}` : `context ${source.context}`;
-  L.push(s.bold('kubectl arch orphans') + s.dim(` — ${src}${source.namespace ? `, namespace ${source.namespace}` : ''}, ${rep.scanned} objects scanned`), '');
-  const state = (st: string, reason?: string): string => (st === 'not-installed' ? 'not installed in this cluster' : `not visible: ${reason ?? '?'}`);
-  L.push(`  Argo CD  ${rep.argo.visible ? `${rep.argo.apps} Applications${rep.argo.namespace ? ` in ${rep.argo.namespace}` : ''} (tracking method ${rep.argo.trackingMethod}, label ${rep.argo.instanceLabelKey}${rep.argo.installationID ? `, installationID ${rep.argo.installationID}` : ''})` : state(rep.argo.state, rep.argo.reason)}`);
-  L.push(`  Flux     ${rep.flux.visible ? `${rep.flux.kustomizations} Kustomizations, ${rep.flux.helmReleases} HelmReleases` : state(rep.flux.state, rep.flux.reason)}`, '');
+  L.push(
+    s.bold('kubectl arch orphans') +
+      s.dim(` — ${src}${source.namespace ? `, namespace ${source.namespace}` : ''}, ${rep.scanned} objects scanned`),
+    '',
+  );
+  const state = (st: string, reason?: string): string =>
+    st === 'not-installed' ? 'not installed in this cluster' : `not visible: ${reason ?? '?'}`;
+  L.push(
+    `  Argo CD  ${rep.argo.visible ? `${rep.argo.apps} Applications${rep.argo.namespace ? ` in ${rep.argo.namespace}` : ''} (tracking method ${rep.argo.trackingMethod}, label ${rep.argo.instanceLabelKey}${rep.argo.installationID ? `, installationID ${rep.argo.installationID}` : ''})` : state(rep.argo.state, rep.argo.reason)}`,
+  );
+  L.push(
+    `  Flux     ${rep.flux.visible ? `${rep.flux.kustomizations} Kustomizations, ${rep.flux.helmReleases} HelmReleases` : state(rep.flux.state, rep.flux.reason)}`,
+    '',
+  );
   // "none found" is said only for owner types that could be judged
-  const cannot = [...(rep.argo.state === 'not-visible' ? ['Argo CD (not visible)'] : []), ...(rep.flux.state === 'not-visible' ? ['Flux (not visible)'] : []),
-    ...rep.elsewhere.map((e) => `${e.tool} (runs in another cluster)`)];
+  const cannot = [
+    ...(rep.argo.state === 'not-visible' ? ['Argo CD (not visible)'] : []),
+    ...(rep.flux.state === 'not-visible' ? ['Flux (not visible)'] : []),
+    ...rep.elsewhere.map((e) => `${e.tool} (runs in another cluster)`),
+  ];
   if (rep.groups.length === 0) {
     if (cannot.length === 0) L.push(s.green('No objects of deleted GitOps owners found.'), '');
     else L.push(`No leftovers found for the owners that could be judged; not judged here: ${cannot.join(', ')}.`, '');
   }
   for (const g of rep.groups) {
     const f = groupFinding(g);
-    L.push(`${s.sev(f.severity, f.severity.toUpperCase())} ${s.bold(f.title.replace(/ — still .*$/, ''))}${g.liveness.servingTraffic ? s.sev('error', '  STILL SERVING TRAFFIC') : g.liveness.runningPods ? s.yellow('  still running') : ''}`);
+    L.push(
+      `${s.sev(f.severity, f.severity.toUpperCase())} ${s.bold(f.title.replace(/ — still .*$/, ''))}${g.liveness.servingTraffic ? s.sev('error', '  STILL SERVING TRAFFIC') : g.liveness.runningPods ? s.yellow('  still running') : ''}`,
+    );
     L.push(`    confidence ${g.confidence} (${g.signals.join(', ')}); oldest object ${age(g.oldest, now)} old`);
     L.push(`    liveness: ${g.liveness.summary}`);
-    L.push(...columns([['KIND', 'NAMESPACE', 'NAME', 'SIGNAL', 'AGE'], ...g.objects.map((o) => [o.kind, o.namespace ?? '(cluster)', o.name, o.signal, age(o.created, now)])], { indent: '    ', maxWidth: 80 }));
+    L.push(
+      ...columns(
+        [
+          ['KIND', 'NAMESPACE', 'NAME', 'SIGNAL', 'AGE'],
+          ...g.objects.map((o) => [o.kind, o.namespace ?? '(cluster)', o.name, o.signal, age(o.created, now)]),
+        ],
+        { indent: '    ', maxWidth: 80 },
+      ),
+    );
     L.push('');
   }
   for (const e of rep.elsewhere) {
     const f = elsewhereFinding(e);
     L.push(`${s.sev('info', 'CANNOT JUDGE HERE')} ${s.bold(f.title)}`, `    ${f.message}`);
-    L.push(...columns([['KIND', 'NAMESPACE', 'NAME', 'SIGNAL', 'AGE'], ...e.objects.map((o) => [o.kind, o.namespace ?? '(cluster)', o.name, o.signal, age(o.created, now)])], { indent: '    ', maxWidth: 80 }), '');
+    L.push(
+      ...columns(
+        [
+          ['KIND', 'NAMESPACE', 'NAME', 'SIGNAL', 'AGE'],
+          ...e.objects.map((o) => [o.kind, o.namespace ?? '(cluster)', o.name, o.signal, age(o.created, now)]),
+        ],
+        { indent: '    ', maxWidth: 80 },
+      ),
+      '',
+    );
   }
   if (rep.deleting.length) {
     L.push(s.bold('Being deleted (not orphans)'));
@@ -52,16 +84,21 @@ export function renderOrphans(report: OrphanReport, src0: Acquired['source'], s:
   }
   if (rep.risks.length) {
     L.push(s.bold('At risk: live Applications whose deletion would orphan their resources'));
-    for (const r of rep.risks) L.push(`    Application ${r.app.namespace}/${r.app.name}: no cascading finalizer, ${r.trackedObjects} tracked objects${r.children?.length ? `; parent of ${r.children.join(', ')}` : ''}`);
+    for (const r of rep.risks)
+      L.push(
+        `    Application ${r.app.namespace}/${r.app.name}: no cascading finalizer, ${r.trackedObjects} tracked objects${r.children?.length ? `; parent of ${r.children.join(', ')}` : ''}`,
+      );
     L.push('');
   }
   if (rep.dangling.length) {
     L.push(s.bold('Dangling ownerReferences'));
-    for (const d of rep.dangling.slice(0, 20)) L.push(`    ${refText(d)} → ${d.ownerKind} ${d.ownerName} (uid ${d.ownerUid}) no longer exists`);
+    for (const d of rep.dangling.slice(0, 20))
+      L.push(`    ${refText(d)} → ${d.ownerKind} ${d.ownerName} (uid ${d.ownerUid}) no longer exists`);
     if (rep.dangling.length > 20) L.push(`    … and ${rep.dangling.length - 20} more (-o json for all)`);
     L.push('');
   }
-  if (rep.ignoredCopiedAnnotations) L.push(s.dim(`ignored ${rep.ignoredCopiedAnnotations} copied tracking annotation(s) that do not match their object`));
+  if (rep.ignoredCopiedAnnotations)
+    L.push(s.dim(`ignored ${rep.ignoredCopiedAnnotations} copied tracking annotation(s) that do not match their object`));
   for (const n of rep.notes) L.push(s.dim(`note: ${n}`));
   if (rep.groups.length) L.push('', 'Cleanup commands for review: kubectl arch orphans --cleanup-plan');
   return L.join('\n') + '\n';

@@ -13,11 +13,30 @@ export function renderProbe(probe: ProbeResult): string {
   const v = res.view;
   const answered = res.endpoints.filter((e) => e.ok).length;
   let out = `etcd probe — ${answered} of ${res.endpoints.length} endpoints answer${res.clusterId ? `, cluster ${res.clusterId}` : ''}\n\n`;
-  out += table([['NAME', 'ID', 'ROLE', 'HEALTH', 'CLIENT URL', 'EVIDENCE'],
-    ...res.members.map((m, i) => [m.name, m.id, m.isLearner ? 'learner' : 'voter', v.members[i]!.health, m.clientURLs[0] ?? '-', v.members[i]!.evidence])]);
-  out += '\n' + table([['ENDPOINT', 'STATUS', 'LEADER', 'RAFT TERM', 'RAFT INDEX', 'DB SIZE (IN USE)'],
-    ...res.endpoints.map((e) => [e.endpoint, e.ok ? `ok (v${e.version ?? '?'})` : `no answer: ${e.error}`, e.leader ?? (e.ok ? 'none' : '-'), e.raftTerm ?? '-', e.raftIndex ?? '-',
-      e.dbSize !== undefined ? `${(e.dbSize / 1048576).toFixed(1)} MiB (${((e.dbSizeInUse ?? 0) / 1048576).toFixed(1)})` : '-'])]);
+  out += table([
+    ['NAME', 'ID', 'ROLE', 'HEALTH', 'CLIENT URL', 'EVIDENCE'],
+    ...res.members.map((m, i) => [
+      m.name,
+      m.id,
+      m.isLearner ? 'learner' : 'voter',
+      v.members[i]!.health,
+      m.clientURLs[0] ?? '-',
+      v.members[i]!.evidence,
+    ]),
+  ]);
+  out +=
+    '\n' +
+    table([
+      ['ENDPOINT', 'STATUS', 'LEADER', 'RAFT TERM', 'RAFT INDEX', 'DB SIZE (IN USE)'],
+      ...res.endpoints.map((e) => [
+        e.endpoint,
+        e.ok ? `ok (v${e.version ?? '?'})` : `no answer: ${e.error}`,
+        e.leader ?? (e.ok ? 'none' : '-'),
+        e.raftTerm ?? '-',
+        e.raftIndex ?? '-',
+        e.dbSize !== undefined ? `${(e.dbSize / 1048576).toFixed(1)} MiB (${((e.dbSizeInUse ?? 0) / 1048576).toFixed(1)})` : '-',
+      ]),
+    ]);
   out += `\nleader: ${res.leaderAgreed ? res.leader : `not agreed (${[...new Set(res.endpoints.filter((e) => e.ok).map((e) => e.leader ?? 'none'))].join(', ') || 'no answers'})`}`;
   out += `; raft term spread ${res.raftTermSpread ?? '-'}, index spread ${res.raftIndexSpread ?? '-'}`;
   out += `\nalarms: ${res.alarmsError ? `unknown (${res.alarmsError})` : res.alarms.length ? res.alarms.map((a) => `${a.alarm} on ${a.memberID}`).join(', ') : 'none'}\n`;
@@ -30,7 +49,9 @@ export function renderQuorum(view: QuorumView, found: Array<Pick<Finding, 'code'
   const findings = termSafeDeep(found, false);
   let out = `etcd quorum — ${v.distribution}${v.source && v.source !== 'none' ? `, from ${v.source}` : ''}\n\n`;
   if (v.members.length) {
-    out += table([['NAME', 'WHERE', 'ROLE', 'HEALTH', 'EVIDENCE'], ...v.members.map((m) => [m.name, m.where, m.role, m.health, m.evidence])]) + '\n';
+    out +=
+      table([['NAME', 'WHERE', 'ROLE', 'HEALTH', 'EVIDENCE'], ...v.members.map((m) => [m.name, m.where, m.role, m.health, m.evidence])]) +
+      '\n';
   }
   out += `readyz etcd: ${v.readyzEtcd}; live API servers (identity leases): ${v.apiServers ?? 'not visible'}\n`;
   for (const n of v.notes) out += `note: ${n}\n`;

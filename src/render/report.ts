@@ -31,7 +31,6 @@ export function summarize(checks: CheckResult[]): Report['summary'] {
 
 /** Order for reading: checks with the worst findings first, then passed, then skipped. */
 export function orderChecks(checks: CheckResult[]): CheckResult[] {
-  const rank = (c: CheckResult): number =>
-    c.status === 'findings' ? 10 + worstRank(c.findings) : c.status === 'passed' ? 1 : 0;
+  const rank = (c: CheckResult): number => (c.status === 'findings' ? 10 + worstRank(c.findings) : c.status === 'passed' ? 1 : 0);
   return [...checks].sort((a, b) => rank(b) - rank(a));
 }

@@ -11,7 +11,10 @@ export interface Style {
 }
 
 export function makeStyle(color: boolean): Style {
-  const wrap = (code: string) => (s: string): string => (color ? `\x1b[${code}m${s}\x1b[0m` : s);
+  const wrap =
+    (code: string) =>
+    (s: string): string =>
+      color ? `\x1b[${code}m${s}\x1b[0m` : s;
   const red = wrap('31');
   const yellow = wrap('33');
   const blue = wrap('36');

@@ -7,5 +7,12 @@ export function columns(rows: string[][], opts: { indent?: string; maxWidth?: nu
     const w = widths[i]!;
     return (c.length > w ? c.slice(0, w - 1) + '…' : c).padEnd(w + 2);
   };
-  return rows.map((r) => (opts.indent ?? '') + r.map((c, i) => cell(c, i, i === r.length - 1)).join('').trimEnd());
+  return rows.map(
+    (r) =>
+      (opts.indent ?? '') +
+      r
+        .map((c, i) => cell(c, i, i === r.length - 1))
+        .join('')
+        .trimEnd(),
+  );
 }

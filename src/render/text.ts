@@ -48,7 +48,9 @@ function renderCheck(c: CheckResult, s: Style): string[] {
   } else {
     const sorted = [...c.findings].sort((a, b) => SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity]);
     const worstSev = sorted[0]!.severity;
-    out.push(`${s.sev(worstSev, s.color ? '✖' : 'FAIL')} ${s.bold(c.title)} ${s.dim(`[${c.id}]`)}: ${c.findings.length} finding${c.findings.length === 1 ? '' : 's'}`);
+    out.push(
+      `${s.sev(worstSev, s.color ? '✖' : 'FAIL')} ${s.bold(c.title)} ${s.dim(`[${c.id}]`)}: ${c.findings.length} finding${c.findings.length === 1 ? '' : 's'}`,
+    );
     for (const f of sorted) out.push(...renderFinding(f, s));
   }
   for (const n of c.notes) out.push(`    ${s.dim('not visible:')} ${n}`);
@@ -57,16 +59,27 @@ function renderCheck(c: CheckResult, s: Style): string[] {
 
 export function renderText(report: Report, s: Style): string {
   // messages keep their line breaks (each line is indented below its finding); every other string is one line
-  const r: Report = { ...termSafeDeep(report, false), checks: report.checks.map((c) => ({ ...termSafeDeep(c, false),
-    findings: c.findings.map((f) => ({ ...termSafeDeep(f, false), message: termSafe(f.message, true) })) })) };
-  const src = r.source.type === 'snapshot'
-    ? `snapshot ${r.source.path}${r.source.capturedAt ? `, captured ${r.source.capturedAt}` : ''}`
-    : `context ${r.source.context ?? '?'} (${r.source.server ?? '?'})`;
-  const lines = [s.bold(`kubectl arch ${r.command}`) + s.dim(` — ${src}${r.source.namespace ? `, namespace ${r.source.namespace}` : ''}`), ''];
+  const r: Report = {
+    ...termSafeDeep(report, false),
+    checks: report.checks.map((c) => ({
+      ...termSafeDeep(c, false),
+      findings: c.findings.map((f) => ({ ...termSafeDeep(f, false), message: termSafe(f.message, true) })),
+    })),
+  };
+  const src =
+    r.source.type === 'snapshot'
+      ? `snapshot ${r.source.path}${r.source.capturedAt ? `, captured ${r.source.capturedAt}` : ''}`
+      : `context ${r.source.context ?? '?'} (${r.source.server ?? '?'})`;
+  const lines = [
+    s.bold(`kubectl arch ${r.command}`) + s.dim(` — ${src}${r.source.namespace ? `, namespace ${r.source.namespace}` : ''}`),
+    '',
+  ];
   lines.push(...renderFingerprint(r.fingerprint, s), '');
   for (const c of orderChecks(r.checks)) lines.push(...renderCheck(c, s), '');
   const f = r.summary.findings;
   const counts = (['critical', 'error', 'warning', 'info'] as const).filter((k) => f[k] > 0).map((k) => `${f[k]} ${k}`);
-  lines.push(`${r.summary.checks} checks: ${r.summary.withFindings} with findings${counts.length ? ` (${counts.join(', ')})` : ''}, ${r.summary.passed} passed, ${r.summary.skipped} skipped`);
+  lines.push(
+    `${r.summary.checks} checks: ${r.summary.withFindings} with findings${counts.length ? ` (${counts.join(', ')})` : ''}, ${r.summary.passed} passed, ${r.summary.skipped} skipped`,
+  );
   return lines.join('\n') + '\n';
 }

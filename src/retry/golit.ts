@@ -143,7 +143,8 @@ class Parser {
   }
 }
 
-const isElided = (v: Val): boolean => typeof v === 'object' && v !== null && !Array.isArray(v) && (v as { elided?: boolean }).elided === true;
+const isElided = (v: Val): boolean =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && (v as { elided?: boolean }).elided === true;
 
 function prune(v: Val): Val | undefined {
   if (v === null || v === '' || v === 0 || v === false) return undefined; // Go prints zero values; they say nothing
@@ -167,8 +168,12 @@ function flow(v: Val): string {
   if (v === null) return 'null';
   if (isElided(v)) return '…';
   if (Array.isArray(v)) return `[${v.map(flow).join(', ')}]`;
-  if (typeof v === 'object') return `{${Object.entries(v).map(([k, x]) => `${k}: ${flow(x as Val)}`).join(', ')}}`;
-  if (typeof v === 'string') return v !== '' && PLAIN.test(v) && !/^(true|false|null|~|-?\d[\d.]*)$/.test(v) && !/: |\s$/.test(v) ? v : JSON.stringify(v);
+  if (typeof v === 'object')
+    return `{${Object.entries(v)
+      .map(([k, x]) => `${k}: ${flow(x as Val)}`)
+      .join(', ')}}`;
+  if (typeof v === 'string')
+    return v !== '' && PLAIN.test(v) && !/^(true|false|null|~|-?\d[\d.]*)$/.test(v) && !/: |\s$/.test(v) ? v : JSON.stringify(v);
   return String(v);
 }
 

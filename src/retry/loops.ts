@@ -43,14 +43,25 @@ export interface Loop {
 
 const COND = condition;
 
-const refOf = (o: KObject): ObjectRef => ({ kind: o.kind ?? '?', apiVersion: o.apiVersion, namespace: o.metadata.namespace, name: o.metadata.name });
+const refOf = (o: KObject): ObjectRef => ({
+  kind: o.kind ?? '?',
+  apiVersion: o.apiVersion,
+  namespace: o.metadata.namespace,
+  name: o.metadata.name,
+});
 const keyOf = (r: { kind?: string; namespace?: string; name?: string }): string => `${r.kind ?? ''}/${r.namespace ?? ''}/${r.name ?? ''}`;
 const time = (s: unknown): number | undefined => {
   const t = typeof s === 'string' ? Date.parse(s) : NaN;
   return Number.isNaN(t) ? undefined : t;
 };
 
-interface Draft { owner: Owner; rejection: Rejection; source: Source; fallbackNs?: string; object?: ObjectRef }
+interface Draft {
+  owner: Owner;
+  rejection: Rejection;
+  source: Source;
+  fallbackNs?: string;
+  object?: ObjectRef;
+}
 
 /** The live value of a rejected field (`spec.clusterIPs[0]`), when the object is in the snapshot. */
 function valueAt(o: KObject, path: string): string | undefined {
@@ -72,7 +83,13 @@ function argoDrafts(app: KObject): Draft[] {
   const add = (source: string, message: unknown, at?: unknown, object?: ObjectRef): void => {
     if (typeof message !== 'string' || !isImmutableRejection(message)) return;
     for (const r of parseRejections(message)) {
-      out.push({ owner, rejection: r, source: { source, message, at: typeof at === 'string' ? at : undefined }, fallbackNs: object?.namespace ?? dest, object });
+      out.push({
+        owner,
+        rejection: r,
+        source: { source, message, at: typeof at === 'string' ? at : undefined },
+        fallbackNs: object?.namespace ?? dest,
+        object,
+      });
     }
   };
   for (const c of Array.isArray(app.status?.conditions) ? app.status.conditions : []) {
@@ -81,7 +98,12 @@ function argoDrafts(app: KObject): Draft[] {
   const op = app.status?.operationState ?? {};
   add('argocd operationState', op.message, op.finishedAt ?? op.startedAt);
   for (const r of Array.isArray(op.syncResult?.resources) ? op.syncResult.resources : []) {
-    const object: ObjectRef = { kind: r?.kind, apiVersion: r?.group ? `${r.group}/${r.version}` : r?.version, namespace: r?.namespace || undefined, name: r?.name };
+    const object: ObjectRef = {
+      kind: r?.kind,
+      apiVersion: r?.group ? `${r.group}/${r.version}` : r?.version,
+      namespace: r?.namespace || undefined,
+      name: r?.name,
+    };
     add('argocd syncResult', r?.message, op.finishedAt, object);
   }
   return out;
@@ -89,23 +111,41 @@ function argoDrafts(app: KObject): Draft[] {
 
 function argoState(app: KObject, lastEvent: number | undefined): Pick<Loop, 'state' | 'stateWhy' | 'retry'> {
   const op = app.status?.operationState ?? {};
-  const limit: number | undefined = typeof app.spec?.syncPolicy?.retry?.limit === 'number' ? app.spec.syncPolicy.retry.limit
-    : typeof op.operation?.retry?.limit === 'number' ? op.operation.retry.limit : undefined;
+  const limit: number | undefined =
+    typeof app.spec?.syncPolicy?.retry?.limit === 'number'
+      ? app.spec.syncPolicy.retry.limit
+      : typeof op.operation?.retry?.limit === 'number'
+        ? op.operation.retry.limit
+        : undefined;
   const retry = { limit, count: typeof op.retryCount === 'number' ? op.retryCount : undefined };
   const sync = app.status?.sync?.status;
   const opFailed = typeof op.message === 'string' && isImmutableRejection(op.message);
   if (op.phase === 'Running' && opFailed) {
-    return { state: 'retrying', retry, stateWhy: limit !== undefined && limit < 0 ? 'Argo CD retries forever (syncPolicy.retry.limit: -1) and is retrying now'
-      : `Argo CD is retrying now (attempt ${retry.count ?? '?'}${limit !== undefined ? ` of ${limit}` : ''})` };
+    return {
+      state: 'retrying',
+      retry,
+      stateWhy:
+        limit !== undefined && limit < 0
+          ? 'Argo CD retries forever (syncPolicy.retry.limit: -1) and is retrying now'
+          : `Argo CD is retrying now (attempt ${retry.count ?? '?'}${limit !== undefined ? ` of ${limit}` : ''})`,
+    };
   }
   const finished = time(op.finishedAt);
-  if (sync === 'Synced' && op.phase === 'Succeeded' && !opFailed && (lastEvent === undefined || (finished !== undefined && finished > lastEvent))) {
+  if (
+    sync === 'Synced' &&
+    op.phase === 'Succeeded' &&
+    !opFailed &&
+    (lastEvent === undefined || (finished !== undefined && finished > lastEvent))
+  ) {
     return { state: 'one-off', retry, stateWhy: `a later sync succeeded (${op.finishedAt}) and the app is Synced` };
   }
   const automated = Boolean(app.spec?.syncPolicy?.automated);
-  const why = sync === 'Unknown' ? 'Argo CD cannot compare desired and live state (sync status Unknown): no sync is attempted until the manifest changes'
-    : automated ? `Argo CD gave up on this revision${retry.count ? ` after ${retry.count} retries` : ''}; it fails again on every commit that touches the app (sync status ${sync ?? '?'})`
-      : `the last sync failed and a manual sync will fail the same way (sync status ${sync ?? '?'})`;
+  const why =
+    sync === 'Unknown'
+      ? 'Argo CD cannot compare desired and live state (sync status Unknown): no sync is attempted until the manifest changes'
+      : automated
+        ? `Argo CD gave up on this revision${retry.count ? ` after ${retry.count} retries` : ''}; it fails again on every commit that touches the app (sync status ${sync ?? '?'})`
+        : `the last sync failed and a manual sync will fail the same way (sync status ${sync ?? '?'})`;
   return { state: 'stalled', retry, stateWhy: why };
 }
 
@@ -116,9 +156,14 @@ function fluxDrafts(o: KObject): Draft[] {
   const out: Draft[] = [];
   for (const type of ['Ready', 'Released', 'Stalled']) {
     const c = COND(o, type);
-    if (!c || c.status === 'True' && type !== 'Stalled' || typeof c.message !== 'string' || !isImmutableRejection(c.message)) continue;
+    if (!c || (c.status === 'True' && type !== 'Stalled') || typeof c.message !== 'string' || !isImmutableRejection(c.message)) continue;
     for (const r of parseRejections(c.message)) {
-      out.push({ owner, rejection: r, source: { source: `flux ${type} condition`, message: c.message, at: c.lastTransitionTime }, fallbackNs: o.spec?.targetNamespace ?? o.metadata.namespace });
+      out.push({
+        owner,
+        rejection: r,
+        source: { source: `flux ${type} condition`, message: c.message, at: c.lastTransitionTime },
+        fallbackNs: o.spec?.targetNamespace ?? o.metadata.namespace,
+      });
     }
   }
   return out;
@@ -131,16 +176,25 @@ function fluxState(o: KObject, lastEvent: number | undefined): Pick<Loop, 'state
   if (ready?.status === 'True' && (lastEvent === undefined || (time(ready.lastTransitionTime) ?? 0) > lastEvent)) {
     return { state: 'one-off', stateWhy: `${o.kind} is Ready again since ${ready.lastTransitionTime ?? '?'}`, retry: { interval } };
   }
-  if (o.spec?.suspend === true) return { state: 'stalled', stateWhy: `${o.kind} is suspended (spec.suspend: true) and still declares the change`, retry: { interval } };
-  if (stalled?.status === 'True') return { state: 'stalled', stateWhy: `helm-controller stopped retrying (Stalled: ${stalled.reason ?? ''} ${stalled.message ?? ''})`.trim(), retry: { interval } };
+  if (o.spec?.suspend === true)
+    return { state: 'stalled', stateWhy: `${o.kind} is suspended (spec.suspend: true) and still declares the change`, retry: { interval } };
+  if (stalled?.status === 'True')
+    return {
+      state: 'stalled',
+      stateWhy: `helm-controller stopped retrying (Stalled: ${stalled.reason ?? ''} ${stalled.message ?? ''})`.trim(),
+      retry: { interval },
+    };
   return { state: 'retrying', stateWhy: `Flux retries every ${interval ?? 'interval'} while Ready=False`, retry: { interval } };
 }
 
 // ---------------------------------------------------------------- events
 
 const OWNER_KINDS: Record<string, OwnerTool> = {
-  'Application.argoproj.io': 'argocd', 'Kustomization.kustomize.toolkit.fluxcd.io': 'flux', 'HelmRelease.helm.toolkit.fluxcd.io': 'flux',
-  'Addon.k3s.cattle.io': 'k3s-addon', 'HelmChart.helm.cattle.io': 'k3s-helmchart',
+  'Application.argoproj.io': 'argocd',
+  'Kustomization.kustomize.toolkit.fluxcd.io': 'flux',
+  'HelmRelease.helm.toolkit.fluxcd.io': 'flux',
+  'Addon.k3s.cattle.io': 'k3s-addon',
+  'HelmChart.helm.cattle.io': 'k3s-helmchart',
 };
 
 function eventDraft(e: NormEvent): Draft[] {
@@ -149,9 +203,22 @@ function eventDraft(e: NormEvent): Draft[] {
   const ownerKey = `${e.object.kind}${g ? '.' + g : ''}`;
   const tool = OWNER_KINDS[ownerKey] ?? (e.object.kind === 'Application' ? 'argocd' : e.object.kind === 'Addon' ? 'k3s-addon' : undefined);
   const involved: ObjectRef = { kind: e.object.kind, apiVersion: e.object.apiVersion, namespace: e.object.namespace, name: e.object.name };
-  const owner: Owner = tool ? { tool, ref: involved, seen: false } : { tool: 'controller', ref: { kind: 'controller', name: e.source || 'unknown controller' }, seen: false };
-  const source: Source = { source: `event ${e.reason}${e.source ? ` from ${e.source}` : ''}`, message: e.message, at: e.last !== undefined ? new Date(e.last).toISOString() : undefined, attempts: e.count };
-  return parseRejections(e.message).map((r) => ({ owner, rejection: r, source, fallbackNs: e.object.namespace, object: tool ? undefined : involved }));
+  const owner: Owner = tool
+    ? { tool, ref: involved, seen: false }
+    : { tool: 'controller', ref: { kind: 'controller', name: e.source || 'unknown controller' }, seen: false };
+  const source: Source = {
+    source: `event ${e.reason}${e.source ? ` from ${e.source}` : ''}`,
+    message: e.message,
+    at: e.last !== undefined ? new Date(e.last).toISOString() : undefined,
+    attempts: e.count,
+  };
+  return parseRejections(e.message).map((r) => ({
+    owner,
+    rejection: r,
+    source,
+    fallbackNs: e.object.namespace,
+    object: tool ? undefined : involved,
+  }));
 }
 
 // ---------------------------------------------------------------- merge
@@ -189,7 +256,10 @@ export function findLoops(inp: LoopInput): Loop[] {
   }
   // a message may not say the namespace that another source of the same rejection does: share it
   const nsOf = new Map<string, string>();
-  const loose = (d: Draft): string => { const o = objectOf(d); return `${d.owner.tool}|${keyOf(d.owner.ref)}|${o.kind}|${o.name}|${d.rejection.field ?? ''}`; };
+  const loose = (d: Draft): string => {
+    const o = objectOf(d);
+    return `${d.owner.tool}|${keyOf(d.owner.ref)}|${o.kind}|${o.name}|${d.rejection.field ?? ''}`;
+  };
   for (const d of drafts) {
     const o = objectOf(d);
     if (o.namespace) nsOf.set(loose(d), o.namespace);
@@ -213,7 +283,14 @@ export function findLoops(inp: LoopInput): Loop[] {
     const object = objectOf(d);
     const live = object.kind && object.name ? inp.lookup(object.kind, object.namespace, object.name) : undefined;
     const liveValue = live && d.rejection.field && d.rejection.field !== 'spec' ? valueAt(live, d.rejection.field) : undefined;
-    loops.set(k, { owner: d.owner, object, rejection: { ...d.rejection, namespace: object.namespace, ...(liveValue !== undefined ? { liveValue } : {}) }, sources: [d.source], state: 'retrying', stateWhy: '' });
+    loops.set(k, {
+      owner: d.owner,
+      object,
+      rejection: { ...d.rejection, namespace: object.namespace, ...(liveValue !== undefined ? { liveValue } : {}) },
+      sources: [d.source],
+      state: 'retrying',
+      stateWhy: '',
+    });
   }
   for (const [k, loop] of loops) {
     const evs = eventsByLoop.get(k) ?? [];
@@ -223,8 +300,19 @@ export function findLoops(inp: LoopInput): Loop[] {
     const ownerObj = owners.get(keyOf(loop.owner.ref));
     if (ownerObj && loop.owner.tool === 'argocd') Object.assign(loop, argoState(ownerObj, lastEvent));
     else if (ownerObj && loop.owner.tool === 'flux') Object.assign(loop, fluxState(ownerObj, lastEvent));
-    else if (c) Object.assign(loop, c.live ? { state: 'retrying', stateWhy: `rejected ${c.attempts} times, the last ${ago(c.lastAgoSeconds)} before capture` }
-      : { state: 'one-off', stateWhy: c.attempts > 1 ? `not repeated in the ${ago(c.lastAgoSeconds)} before capture: it stopped (superseded, or its owner gave up)` : 'rejected once' });
+    else if (c)
+      Object.assign(
+        loop,
+        c.live
+          ? { state: 'retrying', stateWhy: `rejected ${c.attempts} times, the last ${ago(c.lastAgoSeconds)} before capture` }
+          : {
+              state: 'one-off',
+              stateWhy:
+                c.attempts > 1
+                  ? `not repeated in the ${ago(c.lastAgoSeconds)} before capture: it stopped (superseded, or its owner gave up)`
+                  : 'rejected once',
+            },
+      );
   }
   return [...loops.values()];
 }
@@ -235,7 +323,12 @@ function objectOf(d: Draft): ObjectRef {
   const r = d.rejection;
   if (r.kind && r.name) {
     const sameAsGiven = d.object && d.object.kind === r.kind && d.object.name === r.name;
-    return { kind: r.kind, name: r.name, namespace: r.namespace ?? (sameAsGiven ? d.object!.namespace : undefined) ?? d.fallbackNs, ...(sameAsGiven && d.object!.apiVersion ? { apiVersion: d.object!.apiVersion } : {}) };
+    return {
+      kind: r.kind,
+      name: r.name,
+      namespace: r.namespace ?? (sameAsGiven ? d.object!.namespace : undefined) ?? d.fallbackNs,
+      ...(sameAsGiven && d.object!.apiVersion ? { apiVersion: d.object!.apiVersion } : {}),
+    };
   }
   if (d.object) return d.object;
   return { kind: r.kind ?? 'object', name: r.name ?? '?', namespace: d.fallbackNs };

@@ -13,7 +13,8 @@
 // Flux's own "immutable field detected" is NOT a rejection text (it also follows plain validation errors).
 import { goLiteralText } from './golit.js';
 
-const DETAIL = 'field is immutable|may not change once set|primary (?:clusterIP|ipFamily) can not be unset|updates to statefulset spec for fields other than|is immutable after creation';
+const DETAIL =
+  'field is immutable|may not change once set|primary (?:clusterIP|ipFamily) can not be unset|updates to statefulset spec for fields other than|is immutable after creation';
 export const IMMUTABLE_RE = new RegExp(DETAIL, 'i');
 
 export interface Change {
@@ -42,13 +43,20 @@ export const isImmutableRejection = (msg: string | undefined): boolean => typeof
 /** `Kind.group "name" is invalid: ` — where each rejected object's part of a message starts. */
 const OBJECT_RE = /([A-Z][A-Za-z0-9]+)(?:\.[a-z0-9][a-z0-9.-]*)? "([^"]+)" is invalid: /g;
 /** Flux's short form: `Kind/namespace/name dry-run failed (Invalid): <cause>` and variants. */
-const FLUX_RE = /([A-Z][A-Za-z0-9]+)\/([a-z0-9][a-z0-9.-]*)\/([a-z0-9][a-z0-9.-]*) dry-run failed(?: \(Invalid\):|, reason: Invalid(?:, error)?:)\s*/g;
+const FLUX_RE =
+  /([A-Z][A-Za-z0-9]+)\/([a-z0-9][a-z0-9.-]*)\/([a-z0-9][a-z0-9.-]*) dry-run failed(?: \(Invalid\):|, reason: Invalid(?:, error)?:)\s*/g;
 /** Helm: `cannot patch "loki" with kind StatefulSet: StatefulSet.apps is invalid: …` (the name may be missing after it). */
-const HELM_RE = /cannot (?:patch|replace|create) "([^"]+)" with kind ([A-Z][A-Za-z0-9]+): (?:[A-Z][A-Za-z0-9]+(?:\.[a-z0-9][a-z0-9.-]*)?(?: "[^"]+")? is invalid: )?/g;
+const HELM_RE =
+  /cannot (?:patch|replace|create) "([^"]+)" with kind ([A-Z][A-Za-z0-9]+): (?:[A-Z][A-Za-z0-9]+(?:\.[a-z0-9][a-z0-9.-]*)?(?: "[^"]+")? is invalid: )?/g;
 /** Namespace named before the object: "failed to update kube-system/kube-dns", "patching ns/name". */
 const NS_HINT = /(?:update|apply|patch|patching|create|replace|replacing)\s+([a-z0-9-]+)\/([a-z0-9.-]+)/gi;
 
-interface Segment { kind?: string; name?: string; namespace?: string; text: string }
+interface Segment {
+  kind?: string;
+  name?: string;
+  namespace?: string;
+  text: string;
+}
 
 function segments(msg: string): Segment[] {
   const starts: Array<{ at: number; end: number; kind: string; name: string; namespace?: string }> = [];
@@ -67,21 +75,33 @@ function segments(msg: string): Segment[] {
   const merged: typeof starts = [];
   for (const s of starts) {
     const prev = merged[merged.length - 1];
-    if (prev && prev.name === s.name && prev.kind === s.kind && s.at - prev.end < 200 && !/ is invalid: /.test(msg.slice(prev.end, Math.max(prev.end, s.at)))) {
+    if (
+      prev &&
+      prev.name === s.name &&
+      prev.kind === s.kind &&
+      s.at - prev.end < 200 &&
+      !/ is invalid: /.test(msg.slice(prev.end, Math.max(prev.end, s.at)))
+    ) {
       prev.end = Math.max(prev.end, s.end);
       continue;
     }
     merged.push({ ...s });
   }
   if (merged.length === 0) return [{ text: msg }];
-  return merged.map((s, i) => ({ kind: s.kind, name: s.name, namespace: s.namespace, text: msg.slice(s.end, merged[i + 1]?.at ?? msg.length) }));
+  return merged.map((s, i) => ({
+    kind: s.kind,
+    name: s.name,
+    namespace: s.namespace,
+    text: msg.slice(s.end, merged[i + 1]?.at ?? msg.length),
+  }));
 }
 
 /** Split a segment's causes: `[a: …, b: …]` or a single cause; field paths start each cause. */
 const CAUSE_RE = new RegExp(
   // field path, then either "Invalid value: <v>: <detail>", "Forbidden: <detail>" or directly "<detail>" (Flux short form)
   `([a-zA-Z][\\w.\\[\\]-]*): (?:Invalid value: ([\\s\\S]*?): ((?:${DETAIL}))|Forbidden: ((?:spec )?(?:${DETAIL})[\\s\\S]*?(?:are forbidden|bound claims|$))|((?:${DETAIL})))`,
-  'gi');
+  'gi',
+);
 
 /** The Go diff the API server appends to some rejections: `- Field: old, + Field: new` items. */
 export function goDiff(text: string): Change[] {
@@ -100,7 +120,11 @@ export function goDiff(text: string): Change[] {
       else if (c === '"') quote = false;
       continue;
     }
-    if (c === '"') { quote = true; cur += c; continue; }
+    if (c === '"') {
+      quote = true;
+      cur += c;
+      continue;
+    }
     if (c === '{' || c === '(' || c === '[') depth++;
     if (c === '}' || c === ')' || c === ']') {
       if (depth === 0) break;
@@ -121,7 +145,8 @@ export function goDiff(text: string): Change[] {
     const field = m[2]!.charAt(0).toLowerCase() + m[2]!.slice(1);
     const c = byField.get(field) ?? { field };
     const v = goLiteralText(m[3]!);
-    if (m[1] === '-') c.old = v; else c.new = v;
+    if (m[1] === '-') c.old = v;
+    else c.new = v;
     byField.set(field, c);
   }
   return [...byField.values()];

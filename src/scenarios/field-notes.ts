@@ -7,113 +7,349 @@ import { ClusterBuilder, DAY, HOUR, MIN } from './builder.js';
 
 export const CAPTURED = Date.parse('2026-08-13T09:00:00Z');
 
-export const SERVERS: Array<[string, string]> = [['lemuel', '192.168.219.101'], ['ilwon', '192.168.219.102'], ['solomon', '192.168.219.103']];
-const AGENTS: Array<[string, string]> = [['david', '192.168.219.111'], ['louise', '192.168.219.112'], ['isagal', '192.168.219.113']];
+export const SERVERS: Array<[string, string]> = [
+  ['lemuel', '192.168.219.101'],
+  ['ilwon', '192.168.219.102'],
+  ['solomon', '192.168.219.103'],
+];
+const AGENTS: Array<[string, string]> = [
+  ['david', '192.168.219.111'],
+  ['louise', '192.168.219.112'],
+  ['isagal', '192.168.219.113'],
+];
 
-const APP_NS = ['blog', 'homepage', 'grafana', 'prometheus', 'loki', 'gitea', 'nextcloud', 'vaultwarden', 'immich', 'jellyfin',
-  'paperless', 'home-assistant', 'mosquitto', 'zigbee2mqtt', 'pihole', 'uptime-kuma', 'minio', 'postgres', 'redis', 'n8n',
-  'wiki', 'bookstack', 'freshrss', 'miniflux', 'syncthing', 'calibre', 'navidrome', 'audiobookshelf', 'linkding', 'excalidraw',
-  'drawio', 'plantuml', 'code-server', 'registry', 'harbor-lite', 'cert-manager', 'ingress', 'backup', 'cron-jobs', 'sandbox'];
+const APP_NS = [
+  'blog',
+  'homepage',
+  'grafana',
+  'prometheus',
+  'loki',
+  'gitea',
+  'nextcloud',
+  'vaultwarden',
+  'immich',
+  'jellyfin',
+  'paperless',
+  'home-assistant',
+  'mosquitto',
+  'zigbee2mqtt',
+  'pihole',
+  'uptime-kuma',
+  'minio',
+  'postgres',
+  'redis',
+  'n8n',
+  'wiki',
+  'bookstack',
+  'freshrss',
+  'miniflux',
+  'syncthing',
+  'calibre',
+  'navidrome',
+  'audiobookshelf',
+  'linkding',
+  'excalidraw',
+  'drawio',
+  'plantuml',
+  'code-server',
+  'registry',
+  'harbor-lite',
+  'cert-manager',
+  'ingress',
+  'backup',
+  'cron-jobs',
+  'sandbox',
+];
 
 /** K3s/wrangler annotations on objects an Addon applied. */
 export const objectset = (addon: string): Record<string, string> => ({
-  'objectset.rio.cattle.io/id': '', 'objectset.rio.cattle.io/owner-gvk': 'k3s.cattle.io/v1, Kind=Addon',
-  'objectset.rio.cattle.io/owner-name': addon, 'objectset.rio.cattle.io/owner-namespace': 'kube-system',
+  'objectset.rio.cattle.io/id': '',
+  'objectset.rio.cattle.io/owner-gvk': 'k3s.cattle.io/v1, Kind=Addon',
+  'objectset.rio.cattle.io/owner-name': addon,
+  'objectset.rio.cattle.io/owner-namespace': 'kube-system',
 });
 
 /** Argo CD's tracking on an object (annotation+label, as argocd-cm of the field-notes cluster says). */
 export function withTracking(o: KObject, app: string): KObject {
   const g = o.apiVersion?.includes('/') ? o.apiVersion.split('/')[0] : '';
   o.metadata.labels = { ...(o.metadata.labels ?? {}), 'app.kubernetes.io/instance': app };
-  o.metadata.annotations = { ...(o.metadata.annotations ?? {}), 'argocd.argoproj.io/tracking-id': `${app}:${g}/${o.kind}:${o.metadata.namespace ?? app}/${o.metadata.name}` };
+  o.metadata.annotations = {
+    ...(o.metadata.annotations ?? {}),
+    'argocd.argoproj.io/tracking-id': `${app}:${g}/${o.kind}:${o.metadata.namespace ?? app}/${o.metadata.name}`,
+  };
   return o;
 }
 
 export function k3sNode(c: ClusterBuilder, name: string, ip: string, server: boolean, podCidrIndex: number): KObject {
-  const labels: Record<string, string> = { 'kubernetes.io/hostname': name, 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64', 'node.kubernetes.io/instance-type': 'k3s' };
+  const labels: Record<string, string> = {
+    'kubernetes.io/hostname': name,
+    'kubernetes.io/os': 'linux',
+    'kubernetes.io/arch': 'amd64',
+    'node.kubernetes.io/instance-type': 'k3s',
+  };
   const annotations: Record<string, string> = {
-    'flannel.alpha.coreos.com/backend-type': 'vxlan', 'flannel.alpha.coreos.com/public-ip': ip,
-    'k3s.io/node-args': JSON.stringify(server ? ['server'] : ['agent']), 'k3s.io/internal-ip': ip,
+    'flannel.alpha.coreos.com/backend-type': 'vxlan',
+    'flannel.alpha.coreos.com/public-ip': ip,
+    'k3s.io/node-args': JSON.stringify(server ? ['server'] : ['agent']),
+    'k3s.io/internal-ip': ip,
   };
   const conditions: unknown[] = [
-    { type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: c.ago(20_000), lastTransitionTime: c.ago(30 * DAY) },
-    { type: 'MemoryPressure', status: 'False', reason: 'KubeletHasSufficientMemory', lastHeartbeatTime: c.ago(20_000), lastTransitionTime: c.ago(30 * DAY) },
+    {
+      type: 'Ready',
+      status: 'True',
+      reason: 'KubeletReady',
+      message: 'kubelet is posting ready status',
+      lastHeartbeatTime: c.ago(20_000),
+      lastTransitionTime: c.ago(30 * DAY),
+    },
+    {
+      type: 'MemoryPressure',
+      status: 'False',
+      reason: 'KubeletHasSufficientMemory',
+      lastHeartbeatTime: c.ago(20_000),
+      lastTransitionTime: c.ago(30 * DAY),
+    },
   ];
   if (server) {
-    Object.assign(labels, { 'node-role.kubernetes.io/control-plane': 'true', 'node-role.kubernetes.io/master': 'true', 'node-role.kubernetes.io/etcd': 'true' });
+    Object.assign(labels, {
+      'node-role.kubernetes.io/control-plane': 'true',
+      'node-role.kubernetes.io/master': 'true',
+      'node-role.kubernetes.io/etcd': 'true',
+    });
     Object.assign(annotations, { 'etcd.k3s.cattle.io/node-name': `${name}-a1b2c3d4`, 'etcd.k3s.cattle.io/node-address': ip });
-    conditions.push({ type: 'EtcdIsVoter', status: 'True', reason: 'MemberNotLearner', message: 'Node is a voting member of the etcd cluster', lastHeartbeatTime: c.ago(2 * MIN), lastTransitionTime: c.ago(120 * DAY) });
+    conditions.push({
+      type: 'EtcdIsVoter',
+      status: 'True',
+      reason: 'MemberNotLearner',
+      message: 'Node is a voting member of the etcd cluster',
+      lastHeartbeatTime: c.ago(2 * MIN),
+      lastTransitionTime: c.ago(120 * DAY),
+    });
   }
   return c.add({
-    apiVersion: 'v1', kind: 'Node', metadata: c.meta(name, undefined, { labels, annotations }),
-    spec: { podCIDR: `10.42.${podCidrIndex}.0/24`, providerID: `k3s://${name}`, ...(name === 'lemuel' ? { unschedulable: true, taints: [{ key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' }] } : {}) },
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: c.meta(name, undefined, { labels, annotations }),
+    spec: {
+      podCIDR: `10.42.${podCidrIndex}.0/24`,
+      providerID: `k3s://${name}`,
+      ...(name === 'lemuel' ? { unschedulable: true, taints: [{ key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' }] } : {}),
+    },
     status: {
-      addresses: [{ type: 'InternalIP', address: ip }, { type: 'Hostname', address: name }],
+      addresses: [
+        { type: 'InternalIP', address: ip },
+        { type: 'Hostname', address: name },
+      ],
       conditions,
-      nodeInfo: { kubeletVersion: 'v1.35.4+k3s1', kubeProxyVersion: 'v1.35.4+k3s1', containerRuntimeVersion: 'containerd://2.2.3-k3s1', osImage: 'Ubuntu 24.04.3 LTS', kernelVersion: '6.8.0-88-generic', architecture: 'amd64', operatingSystem: 'linux' },
+      nodeInfo: {
+        kubeletVersion: 'v1.35.4+k3s1',
+        kubeProxyVersion: 'v1.35.4+k3s1',
+        containerRuntimeVersion: 'containerd://2.2.3-k3s1',
+        osImage: 'Ubuntu 24.04.3 LTS',
+        kernelVersion: '6.8.0-88-generic',
+        architecture: 'amd64',
+        operatingSystem: 'linux',
+      },
     },
   });
 }
 
 export function addon(c: ClusterBuilder, name: string, ok = true): KObject {
-  return c.add({ apiVersion: 'k3s.cattle.io/v1', kind: 'Addon', metadata: c.meta(name, 'kube-system'),
-    spec: { source: `/var/lib/rancher/k3s/server/manifests/${name}.yaml`, checksum: ok ? 'a5c1d8f0e3b24b9e8f7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a' : '7e0b3c1a9f8d6e5c4b3a2f1e0d9c8b7a6f5e4d3c2b1a0f9e8d7c6b5a4f3e2d1c' } });
+  return c.add({
+    apiVersion: 'k3s.cattle.io/v1',
+    kind: 'Addon',
+    metadata: c.meta(name, 'kube-system'),
+    spec: {
+      source: `/var/lib/rancher/k3s/server/manifests/${name}.yaml`,
+      checksum: ok
+        ? 'a5c1d8f0e3b24b9e8f7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a'
+        : '7e0b3c1a9f8d6e5c4b3a2f1e0d9c8b7a6f5e4d3c2b1a0f9e8d7c6b5a4f3e2d1c',
+    },
+  });
 }
 
 /** The healthy field-notes cluster, before the pod filler and the Endpoints (see fillFieldNotes). */
 export function fieldNotesBase(c: ClusterBuilder, opts: { servers?: number } = {}): void {
   const servers = SERVERS.slice(SERVERS.length - (opts.servers ?? 3));
-  [...servers, ...AGENTS].forEach(([n, ip], i) => k3sNode(c, n, ip, servers.some(([s]) => s === n), i));
+  [...servers, ...AGENTS].forEach(([n, ip], i) =>
+    k3sNode(
+      c,
+      n,
+      ip,
+      servers.some(([s]) => s === n),
+      i,
+    ),
+  );
   for (const n of ['default', 'kube-system', 'kube-public', 'kube-node-lease', 'argocd', ...APP_NS]) {
-    c.add({ apiVersion: 'v1', kind: 'Namespace', metadata: c.meta(n, undefined, { labels: { 'kubernetes.io/metadata.name': n } }), spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } });
+    c.add({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: c.meta(n, undefined, { labels: { 'kubernetes.io/metadata.name': n } }),
+      spec: { finalizers: ['kubernetes'] },
+      status: { phase: 'Active' },
+    });
   }
   const work = ['ilwon', 'solomon', ...AGENTS.map(([n]) => n)];
   // kube-system as measured: coredns ×2, node-local-dns ×6, node-self-healer ×6, local-path-provisioner, metrics-server
   c.deployment('coredns', 'kube-system', 2, { 'k8s-app': 'kube-dns' }, { annotations: objectset('coredns'), nodes: work });
   c.service('kube-dns', 'kube-system', { 'k8s-app': 'kube-dns' }, '10.43.0.10', {
-    annotations: { ...objectset('coredns'), 'objectset.rio.cattle.io/applied': '{"apiVersion":"v1","kind":"Service","metadata":{"name":"kube-dns","namespace":"kube-system"},"spec":{"clusterIP":"10.43.0.10"}}', 'prometheus.io/port': '9153' },
-    labels: { 'k8s-app': 'kube-dns', 'kubernetes.io/cluster-service': 'true', 'kubernetes.io/name': 'CoreDNS', 'objectset.rio.cattle.io/hash': 'bce283298811743a0386ab510f2f67ef74240c57' },
-    ports: [{ name: 'dns', port: 53, protocol: 'UDP' }, { name: 'dns-tcp', port: 53, protocol: 'TCP' }, { name: 'metrics', port: 9153, protocol: 'TCP' }],
+    annotations: {
+      ...objectset('coredns'),
+      'objectset.rio.cattle.io/applied':
+        '{"apiVersion":"v1","kind":"Service","metadata":{"name":"kube-dns","namespace":"kube-system"},"spec":{"clusterIP":"10.43.0.10"}}',
+      'prometheus.io/port': '9153',
+    },
+    labels: {
+      'k8s-app': 'kube-dns',
+      'kubernetes.io/cluster-service': 'true',
+      'kubernetes.io/name': 'CoreDNS',
+      'objectset.rio.cattle.io/hash': 'bce283298811743a0386ab510f2f67ef74240c57',
+    },
+    ports: [
+      { name: 'dns', port: 53, protocol: 'UDP' },
+      { name: 'dns-tcp', port: 53, protocol: 'TCP' },
+      { name: 'metrics', port: 9153, protocol: 'TCP' },
+    ],
   });
   c.daemonset('node-local-dns', 'kube-system', { 'k8s-app': 'node-local-dns' });
-  c.service('kube-dns-upstream', 'kube-system', { 'k8s-app': 'kube-dns' }, '10.43.12.40', { labels: { 'k8s-app': 'kube-dns-upstream' }, ports: [{ name: 'dns', port: 53, protocol: 'UDP' }] });
+  c.service('kube-dns-upstream', 'kube-system', { 'k8s-app': 'kube-dns' }, '10.43.12.40', {
+    labels: { 'k8s-app': 'kube-dns-upstream' },
+    ports: [{ name: 'dns', port: 53, protocol: 'UDP' }],
+  });
   c.daemonset('node-self-healer', 'kube-system', { app: 'node-self-healer' });
-  c.deployment('local-path-provisioner', 'kube-system', 1, { app: 'local-path-provisioner' }, { annotations: objectset('local-storage'), nodes: work });
-  c.deployment('metrics-server', 'kube-system', 1, { 'k8s-app': 'metrics-server' }, { annotations: objectset('metrics-server'), nodes: work });
-  c.service('metrics-server', 'kube-system', { 'k8s-app': 'metrics-server' }, '10.43.81.7', { annotations: objectset('metrics-server'), ports: [{ name: 'https', port: 443, protocol: 'TCP' }] });
+  c.deployment(
+    'local-path-provisioner',
+    'kube-system',
+    1,
+    { app: 'local-path-provisioner' },
+    { annotations: objectset('local-storage'), nodes: work },
+  );
+  c.deployment(
+    'metrics-server',
+    'kube-system',
+    1,
+    { 'k8s-app': 'metrics-server' },
+    { annotations: objectset('metrics-server'), nodes: work },
+  );
+  c.service('metrics-server', 'kube-system', { 'k8s-app': 'metrics-server' }, '10.43.81.7', {
+    annotations: objectset('metrics-server'),
+    ports: [{ name: 'https', port: 443, protocol: 'TCP' }],
+  });
   c.configmap('cluster-dns', 'kube-system', { clusterDNS: '10.43.0.10', clusterDomain: 'cluster.local' });
-  c.configmap('coredns', 'kube-system', { Corefile: '.:53 {\n    errors\n    health\n    ready\n    kubernetes cluster.local in-addr.arpa ip6.arpa {\n      pods insecure\n      fallthrough in-addr.arpa ip6.arpa\n    }\n    forward . /etc/resolv.conf\n    cache 30\n}\n' }, { annotations: objectset('coredns') });
-  c.configmap('node-local-dns', 'kube-system', { Corefile: 'cluster.local:53 {\n    bind 169.254.20.10 10.43.0.10\n    forward . __PILLAR__CLUSTER__DNS__\n}\n' }, { labels: { 'k8s-app': 'node-local-dns' } });
+  c.configmap(
+    'coredns',
+    'kube-system',
+    {
+      Corefile:
+        '.:53 {\n    errors\n    health\n    ready\n    kubernetes cluster.local in-addr.arpa ip6.arpa {\n      pods insecure\n      fallthrough in-addr.arpa ip6.arpa\n    }\n    forward . /etc/resolv.conf\n    cache 30\n}\n',
+    },
+    { annotations: objectset('coredns') },
+  );
+  c.configmap(
+    'node-local-dns',
+    'kube-system',
+    { Corefile: 'cluster.local:53 {\n    bind 169.254.20.10 10.43.0.10\n    forward . __PILLAR__CLUSTER__DNS__\n}\n' },
+    { labels: { 'k8s-app': 'node-local-dns' } },
+  );
   // K3s addons (manifests in /var/lib/rancher/k3s/server/manifests)
   for (const a of ['ccm', 'coredns', 'local-storage', 'metrics-server', 'rolebindings', 'runtimes']) addon(c, a);
   // Argo CD with five live Applications (uptime-kuma without a cascading finalizer)
-  c.deployment('argocd-server', 'argocd', 1, { 'app.kubernetes.io/name': 'argocd-server', app: 'argocd-server' }, { nodes: work, podLabels: { app: 'argocd-server' } });
-  c.deployment('argocd-repo-server', 'argocd', 1, { 'app.kubernetes.io/name': 'argocd-repo-server', app: 'argocd-repo-server' }, { nodes: work, podLabels: { app: 'argocd-repo-server' } });
+  c.deployment(
+    'argocd-server',
+    'argocd',
+    1,
+    { 'app.kubernetes.io/name': 'argocd-server', app: 'argocd-server' },
+    { nodes: work, podLabels: { app: 'argocd-server' } },
+  );
+  c.deployment(
+    'argocd-repo-server',
+    'argocd',
+    1,
+    { 'app.kubernetes.io/name': 'argocd-repo-server', app: 'argocd-repo-server' },
+    { nodes: work, podLabels: { app: 'argocd-repo-server' } },
+  );
   c.pod('argocd-application-controller-0', 'argocd', 'david', { app: 'argocd-application-controller' });
-  c.configmap('argocd-cm', 'argocd', { 'application.resourceTrackingMethod': 'annotation+label' }, { labels: { 'app.kubernetes.io/part-of': 'argocd' } });
+  c.configmap(
+    'argocd-cm',
+    'argocd',
+    { 'application.resourceTrackingMethod': 'annotation+label' },
+    { labels: { 'app.kubernetes.io/part-of': 'argocd' } },
+  );
   let apps = 0;
-  for (const [name, fin] of [['homepage', true], ['grafana', true], ['uptime-kuma', false], ['gitea', true], ['vaultwarden', true]] as const) {
+  for (const [name, fin] of [
+    ['homepage', true],
+    ['grafana', true],
+    ['uptime-kuma', false],
+    ['gitea', true],
+    ['vaultwarden', true],
+  ] as const) {
     application(c, name, name, fin ? ['resources-finalizer.argocd.argoproj.io'] : undefined);
     apps++;
     withTracking(c.deployment(name, name, 1, { app: name }, { nodes: work }), name);
     withTracking(c.service(name, name, { app: name }, `10.43.${100 + apps}.${20 + apps}`), name);
   }
-  c.event('metrics-server.18a2f3c4d5e6f710', 'kube-system', { apiVersion: 'k3s.cattle.io/v1', kind: 'Addon', namespace: 'kube-system', name: 'metrics-server' },
-    { reason: 'AppliedManifest', type: 'Normal', count: 1, message: 'Applied manifest at "/var/lib/rancher/k3s/server/manifests/metrics-server.yaml"', first: 40 * MIN, last: 40 * MIN, component: 'deploy', host: 'lemuel' });
+  c.event(
+    'metrics-server.18a2f3c4d5e6f710',
+    'kube-system',
+    { apiVersion: 'k3s.cattle.io/v1', kind: 'Addon', namespace: 'kube-system', name: 'metrics-server' },
+    {
+      reason: 'AppliedManifest',
+      type: 'Normal',
+      count: 1,
+      message: 'Applied manifest at "/var/lib/rancher/k3s/server/manifests/metrics-server.yaml"',
+      first: 40 * MIN,
+      last: 40 * MIN,
+      component: 'deploy',
+      host: 'lemuel',
+    },
+  );
   // API server identity leases (one per k3s server) and the component leader leases
   for (const [n] of servers) {
-    c.add({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: c.meta(`apiserver-${n}-6b3d`, 'kube-system', { labels: { 'apiserver.kubernetes.io/identity': 'kube-apiserver', 'kubernetes.io/hostname': n } }),
-      spec: { holderIdentity: `apiserver-${n}-6b3d_${c.uid()}`, leaseDurationSeconds: 3600, renewTime: c.ago(4_000).replace('Z', '.000000Z') } });
+    c.add({
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: c.meta(`apiserver-${n}-6b3d`, 'kube-system', {
+        labels: { 'apiserver.kubernetes.io/identity': 'kube-apiserver', 'kubernetes.io/hostname': n },
+      }),
+      spec: {
+        holderIdentity: `apiserver-${n}-6b3d_${c.uid()}`,
+        leaseDurationSeconds: 3600,
+        renewTime: c.ago(4_000).replace('Z', '.000000Z'),
+      },
+    });
   }
   for (const l of ['kube-scheduler', 'kube-controller-manager']) {
-    c.add({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: c.meta(l, 'kube-system'), spec: { holderIdentity: `ilwon_${c.uid()}`, leaseDurationSeconds: 15, renewTime: c.ago(2_000).replace('Z', '.000000Z') } });
+    c.add({
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: c.meta(l, 'kube-system'),
+      spec: { holderIdentity: `ilwon_${c.uid()}`, leaseDurationSeconds: 15, renewTime: c.ago(2_000).replace('Z', '.000000Z') },
+    });
   }
 }
 
 export function application(c: ClusterBuilder, name: string, ns: string, finalizers?: string[]): KObject {
-  return c.add({ apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', metadata: c.meta(name, 'argocd', { ...(finalizers ? { finalizers } : {}), creationTimestamp: c.ago(200 * DAY) }),
-    spec: { project: 'default', source: { repoURL: 'https://git.home.arpa/infra/apps.git', path: `apps/${name}`, targetRevision: 'main' }, destination: { server: 'https://kubernetes.default.svc', namespace: ns }, syncPolicy: { automated: { prune: true, selfHeal: true } } },
-    status: { sync: { status: 'Synced', revision: '4f1c2a9' }, health: { status: 'Healthy' }, operationState: { phase: 'Succeeded', message: 'successfully synced (all tasks run)', startedAt: c.ago(3 * HOUR), finishedAt: c.ago(3 * HOUR) } } });
+  return c.add({
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'Application',
+    metadata: c.meta(name, 'argocd', { ...(finalizers ? { finalizers } : {}), creationTimestamp: c.ago(200 * DAY) }),
+    spec: {
+      project: 'default',
+      source: { repoURL: 'https://git.home.arpa/infra/apps.git', path: `apps/${name}`, targetRevision: 'main' },
+      destination: { server: 'https://kubernetes.default.svc', namespace: ns },
+      syncPolicy: { automated: { prune: true, selfHeal: true } },
+    },
+    status: {
+      sync: { status: 'Synced', revision: '4f1c2a9' },
+      health: { status: 'Healthy' },
+      operationState: {
+        phase: 'Succeeded',
+        message: 'successfully synced (all tasks run)',
+        startedAt: c.ago(3 * HOUR),
+        finishedAt: c.ago(3 * HOUR),
+      },
+    },
+  });
 }
 
 /** Ordinary workloads up to the measured 295 pods, then Endpoints: called after every scenario has added its objects. */
@@ -129,9 +365,24 @@ export function fillFieldNotes(c: ClusterBuilder): void {
 }
 
 export const FIELD_NOTES_HEADER = {
-  context: 'home-k3s', server: 'https://192.168.219.101:6443',
+  context: 'home-k3s',
+  server: 'https://192.168.219.101:6443',
   serverVersion: { major: '1', minor: '35', gitVersion: 'v1.35.4+k3s1', platform: 'linux/amd64' },
-  readyz: ['[+]ping ok', '[+]log ok', '[+]etcd ok', '[+]etcd-readiness ok', '[+]informer-sync ok', '[+]poststarthook/start-apiserver-admission-initializer ok', '[+]shutdown ok', 'readyz check passed', ''].join('\n'),
-  notInstalled: [['kustomize.toolkit.fluxcd.io', 'Kustomization', 'kustomizations'], ['helm.toolkit.fluxcd.io', 'HelmRelease', 'helmreleases'],
-    ['etcd.k0sproject.io', 'EtcdMember', 'etcdmembers'], ['operator.openshift.io', 'Etcd', 'etcds']] as Array<[string, string, string]>,
+  readyz: [
+    '[+]ping ok',
+    '[+]log ok',
+    '[+]etcd ok',
+    '[+]etcd-readiness ok',
+    '[+]informer-sync ok',
+    '[+]poststarthook/start-apiserver-admission-initializer ok',
+    '[+]shutdown ok',
+    'readyz check passed',
+    '',
+  ].join('\n'),
+  notInstalled: [
+    ['kustomize.toolkit.fluxcd.io', 'Kustomization', 'kustomizations'],
+    ['helm.toolkit.fluxcd.io', 'HelmRelease', 'helmreleases'],
+    ['etcd.k0sproject.io', 'EtcdMember', 'etcdmembers'],
+    ['operator.openshift.io', 'Etcd', 'etcds'],
+  ] as Array<[string, string, string]>,
 };

@@ -37,15 +37,40 @@ export interface Scenario {
 
 /** The field-notes cluster with nothing wrong: every check must stay quiet on it. */
 export const HEALTHY: Scenario = {
-  name: 'field-notes-healthy', summary: 'the field-notes K3s cluster with nothing wrong', base: 'field-notes',
+  name: 'field-notes-healthy',
+  summary: 'the field-notes K3s cluster with nothing wrong',
+  base: 'field-notes',
   expect: { findings: [], onlyInfo: true, exitCode: 0, distribution: 'K3s' },
 };
 
-const CAPTURED_TYPES = ['Node', 'Namespace', 'Pod', 'Deployment.apps', 'ReplicaSet.apps', 'DaemonSet.apps', 'StatefulSet.apps', 'Service', 'Endpoints',
-  'EndpointSlice.discovery.k8s.io', 'Ingress.networking.k8s.io', 'ConfigMap', 'PersistentVolumeClaim', 'PersistentVolume', 'ClusterRole.rbac.authorization.k8s.io',
-  'Addon.k3s.cattle.io', 'HelmChart.helm.cattle.io', 'Application.argoproj.io', 'Event', 'Event.events.k8s.io', 'Lease.coordination.k8s.io'];
+const CAPTURED_TYPES = [
+  'Node',
+  'Namespace',
+  'Pod',
+  'Deployment.apps',
+  'ReplicaSet.apps',
+  'DaemonSet.apps',
+  'StatefulSet.apps',
+  'Service',
+  'Endpoints',
+  'EndpointSlice.discovery.k8s.io',
+  'Ingress.networking.k8s.io',
+  'ConfigMap',
+  'PersistentVolumeClaim',
+  'PersistentVolume',
+  'ClusterRole.rbac.authorization.k8s.io',
+  'Addon.k3s.cattle.io',
+  'HelmChart.helm.cattle.io',
+  'Application.argoproj.io',
+  'Event',
+  'Event.events.k8s.io',
+  'Lease.coordination.k8s.io',
+];
 
-export interface Built { objects: KObject[]; header: Record<string, unknown> }
+export interface Built {
+  objects: KObject[];
+  header: Record<string, unknown>;
+}
 
 /** A base cluster with the given scenarios applied, in order; deterministic. */
 export function build(scenarios: Scenario[]): Built {
@@ -56,31 +81,66 @@ export function build(scenarios: Scenario[]): Built {
   for (const s of scenarios) s.build?.(c);
   if (base === 'field-notes') fillFieldNotes(c);
   const objects = c.finish();
-  const header = base === 'field-notes' ? {
-    apiVersion: 'kubectl-arch/v1', kind: 'SnapshotHeader', capturedAt: new Date(CAPTURED).toISOString(),
-    context: FIELD_NOTES_HEADER.context, server: FIELD_NOTES_HEADER.server, serverVersion: FIELD_NOTES_HEADER.serverVersion, readyz: FIELD_NOTES_HEADER.readyz,
-    captured: CAPTURED_TYPES,
-    unavailable: FIELD_NOTES_HEADER.notInstalled.map(([group, kind, resource]) => ({ group, kind, resource, status: 404, reason: `${resource}.${group} is not served here (CRD not installed)` })),
-  } : { apiVersion: 'kubectl-arch/v1', kind: 'SnapshotHeader', capturedAt: new Date(CAPTURED).toISOString() };
+  const header =
+    base === 'field-notes'
+      ? {
+          apiVersion: 'kubectl-arch/v1',
+          kind: 'SnapshotHeader',
+          capturedAt: new Date(CAPTURED).toISOString(),
+          context: FIELD_NOTES_HEADER.context,
+          server: FIELD_NOTES_HEADER.server,
+          serverVersion: FIELD_NOTES_HEADER.serverVersion,
+          readyz: FIELD_NOTES_HEADER.readyz,
+          captured: CAPTURED_TYPES,
+          unavailable: FIELD_NOTES_HEADER.notInstalled.map(([group, kind, resource]) => ({
+            group,
+            kind,
+            resource,
+            status: 404,
+            reason: `${resource}.${group} is not served here (CRD not installed)`,
+          })),
+        }
+      : { apiVersion: 'kubectl-arch/v1', kind: 'SnapshotHeader', capturedAt: new Date(CAPTURED).toISOString() };
   return { objects, header };
 }
 
 const FILE_OF: Record<string, string> = {
-  Node: 'nodes.yaml', Namespace: 'namespaces.yaml', Pod: 'pods.yaml', Deployment: 'workloads.yaml', ReplicaSet: 'workloads.yaml', DaemonSet: 'workloads.yaml',
-  StatefulSet: 'workloads.yaml', Service: 'services.yaml', Endpoints: 'services.yaml', EndpointSlice: 'services.yaml', Ingress: 'services.yaml',
-  ConfigMap: 'config.yaml', PersistentVolumeClaim: 'storage.yaml', PersistentVolume: 'storage.yaml', ClusterRole: 'rbac.yaml', Addon: 'k3s-addons.yaml',
-  HelmChart: 'k3s-addons.yaml', Application: 'argocd-applications.yaml', Event: 'events.yaml', Lease: 'leases.yaml',
+  Node: 'nodes.yaml',
+  Namespace: 'namespaces.yaml',
+  Pod: 'pods.yaml',
+  Deployment: 'workloads.yaml',
+  ReplicaSet: 'workloads.yaml',
+  DaemonSet: 'workloads.yaml',
+  StatefulSet: 'workloads.yaml',
+  Service: 'services.yaml',
+  Endpoints: 'services.yaml',
+  EndpointSlice: 'services.yaml',
+  Ingress: 'services.yaml',
+  ConfigMap: 'config.yaml',
+  PersistentVolumeClaim: 'storage.yaml',
+  PersistentVolume: 'storage.yaml',
+  ClusterRole: 'rbac.yaml',
+  Addon: 'k3s-addons.yaml',
+  HelmChart: 'k3s-addons.yaml',
+  Application: 'argocd-applications.yaml',
+  Event: 'events.yaml',
+  Lease: 'leases.yaml',
 };
 
 /** The files of a snapshot directory: a header and one List per group of kinds, as `kubectl get -o yaml` writes them. */
 export function files(b: Built, withHeader = true): Map<string, string> {
   const out = new Map<string, string>();
-  if (withHeader) out.set('00-header.yaml', `# kubectl-arch snapshot header: what is not an object (see README "Snapshots")\n${dump(b.header, { lineWidth: -1 })}`);
+  if (withHeader)
+    out.set(
+      '00-header.yaml',
+      `# kubectl-arch snapshot header: what is not an object (see README "Snapshots")\n${dump(b.header, { lineWidth: -1 })}`,
+    );
   const lists = new Map<string, KObject[]>();
   for (const o of b.objects) {
     const f = FILE_OF[o.kind ?? ''] ?? 'other.yaml';
     lists.set(f, [...(lists.get(f) ?? []), o]);
   }
-  for (const [f, items] of [...lists].sort(([a], [b2]) => a.localeCompare(b2))) out.set(f, dump({ apiVersion: 'v1', kind: 'List', metadata: {}, items }, { lineWidth: -1, noRefs: true }));
+  for (const [f, items] of [...lists].sort(([a], [b2]) => a.localeCompare(b2)))
+    out.set(f, dump({ apiVersion: 'v1', kind: 'List', metadata: {}, items }, { lineWidth: -1, noRefs: true }));
   return out;
 }

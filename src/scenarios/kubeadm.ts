@@ -2,22 +2,78 @@
 import { ClusterBuilder, DAY, HOUR } from './builder.js';
 
 export function kubeadmBase(c: ClusterBuilder): void {
-  const nodes: Array<[string, boolean]> = [['cp-1', true], ['cp-2', true], ['cp-3', true], ['w-1', false], ['w-2', false]];
+  const nodes: Array<[string, boolean]> = [
+    ['cp-1', true],
+    ['cp-2', true],
+    ['cp-3', true],
+    ['w-1', false],
+    ['w-2', false],
+  ];
   for (const [name, cp] of nodes) {
-    c.add({ apiVersion: 'v1', kind: 'Node', metadata: c.meta(name, undefined, { labels: { 'kubernetes.io/hostname': name, ...(cp ? { 'node-role.kubernetes.io/control-plane': '' } : {}) } }),
-      spec: { providerID: '' }, status: { conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', lastHeartbeatTime: c.ago(20_000), lastTransitionTime: c.ago(DAY) }],
-        nodeInfo: { kubeletVersion: 'v1.35.4', kubeProxyVersion: 'v1.35.4', containerRuntimeVersion: 'containerd://2.1.4', osImage: 'Debian GNU/Linux 13', kernelVersion: '6.12.0', architecture: 'amd64', operatingSystem: 'linux' } } });
+    c.add({
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: c.meta(name, undefined, {
+        labels: { 'kubernetes.io/hostname': name, ...(cp ? { 'node-role.kubernetes.io/control-plane': '' } : {}) },
+      }),
+      spec: { providerID: '' },
+      status: {
+        conditions: [
+          { type: 'Ready', status: 'True', reason: 'KubeletReady', lastHeartbeatTime: c.ago(20_000), lastTransitionTime: c.ago(DAY) },
+        ],
+        nodeInfo: {
+          kubeletVersion: 'v1.35.4',
+          kubeProxyVersion: 'v1.35.4',
+          containerRuntimeVersion: 'containerd://2.1.4',
+          osImage: 'Debian GNU/Linux 13',
+          kernelVersion: '6.12.0',
+          architecture: 'amd64',
+          operatingSystem: 'linux',
+        },
+      },
+    });
   }
   for (const [name, cp] of nodes) {
     if (!cp) continue;
     for (const component of ['etcd', 'kube-apiserver']) {
       const ip = `10.0.0.${name.slice(-1)}`;
-      c.add({ apiVersion: 'v1', kind: 'Pod',
-        metadata: c.meta(`${component}-${name}`, 'kube-system', { labels: { component, tier: 'control-plane' },
-          annotations: { 'kubernetes.io/config.mirror': 'a1b2c3', 'kubernetes.io/config.source': 'file', ...(component === 'etcd' ? { 'kubeadm.kubernetes.io/etcd.advertise-client-urls': `https://${ip}:2379` } : { 'kubeadm.kubernetes.io/kube-apiserver.advertise-address.endpoint': `${ip}:6443` }) } }),
-        spec: { nodeName: name, containers: [{ name: component, image: `registry.k8s.io/${component}:${component === 'etcd' ? '3.6.4-0' : 'v1.35.4'}` }] },
-        status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }], containerStatuses: [{ name: component, ready: true, restartCount: 0, image: 'x', imageID: '', started: true, state: { running: { startedAt: c.ago(HOUR) } } }] } });
+      c.add({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: c.meta(`${component}-${name}`, 'kube-system', {
+          labels: { component, tier: 'control-plane' },
+          annotations: {
+            'kubernetes.io/config.mirror': 'a1b2c3',
+            'kubernetes.io/config.source': 'file',
+            ...(component === 'etcd'
+              ? { 'kubeadm.kubernetes.io/etcd.advertise-client-urls': `https://${ip}:2379` }
+              : { 'kubeadm.kubernetes.io/kube-apiserver.advertise-address.endpoint': `${ip}:6443` }),
+          },
+        }),
+        spec: {
+          nodeName: name,
+          containers: [{ name: component, image: `registry.k8s.io/${component}:${component === 'etcd' ? '3.6.4-0' : 'v1.35.4'}` }],
+        },
+        status: {
+          phase: 'Running',
+          conditions: [{ type: 'Ready', status: 'True' }],
+          containerStatuses: [
+            {
+              name: component,
+              ready: true,
+              restartCount: 0,
+              image: 'x',
+              imageID: '',
+              started: true,
+              state: { running: { startedAt: c.ago(HOUR) } },
+            },
+          ],
+        },
+      });
     }
   }
-  c.configmap('kubeadm-config', 'kube-system', { ClusterConfiguration: 'apiVersion: kubeadm.k8s.io/v1beta4\nkind: ClusterConfiguration\nkubernetesVersion: v1.35.4\ncontrolPlaneEndpoint: cp.example.internal:6443\netcd:\n  local:\n    dataDir: /var/lib/etcd\nnetworking:\n  serviceSubnet: 10.96.0.0/12\n' });
+  c.configmap('kubeadm-config', 'kube-system', {
+    ClusterConfiguration:
+      'apiVersion: kubeadm.k8s.io/v1beta4\nkind: ClusterConfiguration\nkubernetesVersion: v1.35.4\ncontrolPlaneEndpoint: cp.example.internal:6443\netcd:\n  local:\n    dataDir: /var/lib/etcd\nnetworking:\n  serviceSubnet: 10.96.0.0/12\n',
+  });
 }

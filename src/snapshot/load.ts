@@ -51,7 +51,10 @@ function lineOfOffset(text: string, offset: number): number {
   return line;
 }
 
-interface Doc { text: string; line: number }
+interface Doc {
+  text: string;
+  line: number;
+}
 
 /**
  * YAML documents of a file, read in chunks. A line starting with `---` or `...` ends a document:
@@ -128,11 +131,15 @@ function parseYamlDoc(file: string, d: Doc): unknown {
     if (t.startsWith('{')) {
       try {
         return JSON.parse(d.text);
-      } catch { /* not JSON after all: YAML flow mapping */ }
+      } catch {
+        /* not JSON after all: YAML flow mapping */
+      }
     }
     const v = load(d.text, { maxAliases: MAX_ALIASES });
     if (d.text.includes('*') && expandedSize(v, MAX_EXPANDED_NODES + d.text.length) > MAX_EXPANDED_NODES + d.text.length) {
-      throw new InputError(`${file}:${d.line}: YAML aliases expand to more than ${MAX_EXPANDED_NODES} nodes (an alias bomb?); kubectl never writes aliases`);
+      throw new InputError(
+        `${file}:${d.line}: YAML aliases expand to more than ${MAX_EXPANDED_NODES} nodes (an alias bomb?); kubectl never writes aliases`,
+      );
     }
     return v;
   } catch (e) {
@@ -146,8 +153,10 @@ function parseYamlDoc(file: string, d: Doc): unknown {
 
 function parseJsonFile(file: string, size: number): Doc & { value: unknown } {
   if (size > MAX_JSON_BYTES) {
-    throw new InputError(`${file}: ${Math.round(size / 1048576)} MiB of JSON is more than can be read at once (limit ${MAX_JSON_BYTES / 1048576} MiB)`,
-      'save large snapshots as YAML (kubectl arch snapshot without -o json), which is read one document at a time');
+    throw new InputError(
+      `${file}: ${Math.round(size / 1048576)} MiB of JSON is more than can be read at once (limit ${MAX_JSON_BYTES / 1048576} MiB)`,
+      'save large snapshots as YAML (kubectl arch snapshot without -o json), which is read one document at a time',
+    );
   }
   const fd = openSync(file, 'r');
   let text: string;
@@ -159,7 +168,10 @@ function parseJsonFile(file: string, size: number): Doc & { value: unknown } {
       if (n <= 0) break;
       off += n;
     }
-    text = b.subarray(0, off).toString('utf8').replace(/^\uFEFF/, '');
+    text = b
+      .subarray(0, off)
+      .toString('utf8')
+      .replace(/^\uFEFF/, '');
   } finally {
     closeSync(fd);
   }
@@ -208,10 +220,13 @@ export function loadSnapshot(path: string): Snapshot {
     for (const { value: doc, line } of fileDocuments(file)) {
       const where = `${file}:${line}`;
       if (doc === null || doc === undefined) continue;
-      if (!isObject(doc)) throw new InputError(`${where}: expected a Kubernetes object or List, found ${Array.isArray(doc) ? 'an array' : typeof doc}`);
+      if (!isObject(doc))
+        throw new InputError(`${where}: expected a Kubernetes object or List, found ${Array.isArray(doc) ? 'an array' : typeof doc}`);
       const takeHeader = (h: Record<string, unknown>, at: string): void => {
         if (h.apiVersion !== SNAPSHOT_API_VERSION) {
-          throw new InputError(`${at}: unsupported snapshot header apiVersion ${String(h.apiVersion)} (this version reads ${SNAPSHOT_API_VERSION})`);
+          throw new InputError(
+            `${at}: unsupported snapshot header apiVersion ${String(h.apiVersion)} (this version reads ${SNAPSHOT_API_VERSION})`,
+          );
         }
         for (const k of ['captured', 'unavailable'] as const) {
           if (h[k] !== undefined && !Array.isArray(h[k])) throw new InputError(`${at}: snapshot header field ${k} must be a list`);
@@ -254,8 +269,10 @@ export function loadSnapshot(path: string): Snapshot {
       add(doc, where);
     }
     if (promisesEnd && !sawEnd) {
-      throw new InputError(`${file}: incomplete snapshot: the end marker is missing (the capture was interrupted or the file was cut)`,
-        'capture it again with kubectl arch snapshot');
+      throw new InputError(
+        `${file}: incomplete snapshot: the end marker is missing (the capture was interrupted or the file was cut)`,
+        'capture it again with kubectl arch snapshot',
+      );
     }
   }
   const snap = new Snapshot(header);

@@ -141,7 +141,14 @@ export class Snapshot {
   }
 
   /** A view limited to one namespace (cluster-scoped objects stay). */
-  scoped(namespace: string, keepAll: Set<string> = new Set(['Application.argoproj.io', 'Kustomization.kustomize.toolkit.fluxcd.io', 'HelmRelease.helm.toolkit.fluxcd.io'])): Snapshot {
+  scoped(
+    namespace: string,
+    keepAll: Set<string> = new Set([
+      'Application.argoproj.io',
+      'Kustomization.kustomize.toolkit.fluxcd.io',
+      'HelmRelease.helm.toolkit.fluxcd.io',
+    ]),
+  ): Snapshot {
     const out = new Snapshot({ ...this.finalHeader(), namespace });
     out.headerless = this.headerless;
     for (const [, items] of this.byKind) {
@@ -150,7 +157,11 @@ export class Snapshot {
       const g = groupOf(first.apiVersion);
       const k = first.kind ?? '';
       // owners are kept across namespaces: a scoped view must not make their objects look orphaned
-      out.addList(g, k, keepAll.has(gkKey(g, k)) ? items : items.filter((o) => !o.metadata.namespace || o.metadata.namespace === namespace));
+      out.addList(
+        g,
+        k,
+        keepAll.has(gkKey(g, k)) ? items : items.filter((o) => !o.metadata.namespace || o.metadata.namespace === namespace),
+      );
     }
     return out;
   }

@@ -6,21 +6,44 @@ type Rule = 'object' | 'string' | 'number' | 'objects' | 'strings' | 'stringMap'
 
 /** Paths read by checks, with the shape the API guarantees for them; kinds null = every kind. */
 const RULES: Array<[string[] | null, string, Rule]> = [
-  [null, 'spec', 'object'], [null, 'status', 'object'], [null, 'status.conditions', 'objects'],
+  [null, 'spec', 'object'],
+  [null, 'status', 'object'],
+  [null, 'status.conditions', 'objects'],
   [['Pod'], 'status.containerStatuses', 'objects'],
-  [['Node'], 'status.addresses', 'objects'], [['Node'], 'status.nodeInfo', 'object'], [['Node'], 'spec.taints', 'objects'],
-  [['Endpoints'], 'subsets', 'objects'], [['EndpointSlice'], 'endpoints', 'objects'],
-  [['Ingress', 'HTTPRoute'], 'spec.rules', 'objects'], [['ConfigMap'], 'data', 'stringMap'],
-  [['Event'], 'involvedObject', 'object'], [['Event'], 'regarding', 'object'], [['Event'], 'series', 'object'], [['Event'], 'source', 'object'],
-  [['Event'], 'message', 'string'], [['Event'], 'note', 'string'], [['Event'], 'reason', 'string'], [['Event'], 'count', 'number'],
-  [['Application'], 'spec.destination', 'object'], [['Application'], 'spec.syncPolicy', 'object'], [['Application'], 'status.operationState', 'object'],
-  [['Application'], 'status.operationState.syncResult', 'object'], [['Application'], 'status.operationState.syncResult.resources', 'objects'],
-  [['Service'], 'spec.clusterIPs', 'strings'], [['Service'], 'spec.clusterIP', 'string'], [['Service'], 'spec.selector', 'stringMap'],
+  [['Node'], 'status.addresses', 'objects'],
+  [['Node'], 'status.nodeInfo', 'object'],
+  [['Node'], 'spec.taints', 'objects'],
+  [['Endpoints'], 'subsets', 'objects'],
+  [['EndpointSlice'], 'endpoints', 'objects'],
+  [['Ingress', 'HTTPRoute'], 'spec.rules', 'objects'],
+  [['ConfigMap'], 'data', 'stringMap'],
+  [['Event'], 'involvedObject', 'object'],
+  [['Event'], 'regarding', 'object'],
+  [['Event'], 'series', 'object'],
+  [['Event'], 'source', 'object'],
+  [['Event'], 'message', 'string'],
+  [['Event'], 'note', 'string'],
+  [['Event'], 'reason', 'string'],
+  [['Event'], 'count', 'number'],
+  [['Application'], 'spec.destination', 'object'],
+  [['Application'], 'spec.syncPolicy', 'object'],
+  [['Application'], 'status.operationState', 'object'],
+  [['Application'], 'status.operationState.syncResult', 'object'],
+  [['Application'], 'status.operationState.syncResult.resources', 'objects'],
+  [['Service'], 'spec.clusterIPs', 'strings'],
+  [['Service'], 'spec.clusterIP', 'string'],
+  [['Service'], 'spec.selector', 'stringMap'],
 ];
 
 const META: Array<[string, Rule]> = [
-  ['namespace', 'string'], ['uid', 'string'], ['labels', 'stringMap'], ['annotations', 'stringMap'],
-  ['ownerReferences', 'objects'], ['finalizers', 'strings'], ['creationTimestamp', 'string'], ['deletionTimestamp', 'string'],
+  ['namespace', 'string'],
+  ['uid', 'string'],
+  ['labels', 'stringMap'],
+  ['annotations', 'stringMap'],
+  ['ownerReferences', 'objects'],
+  ['finalizers', 'strings'],
+  ['creationTimestamp', 'string'],
+  ['deletionTimestamp', 'string'],
   ['resourceVersion', 'string'],
 ];
 
@@ -36,17 +59,28 @@ const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object
 
 function fits(v: unknown, rule: Rule): boolean {
   switch (rule) {
-    case 'object': return isObj(v);
-    case 'string': return typeof v === 'string';
-    case 'number': return typeof v === 'number';
-    case 'objects': return Array.isArray(v) && v.every(isObj);
-    case 'strings': return Array.isArray(v) && v.every((x) => typeof x === 'string');
-    case 'stringMap': return isObj(v) && Object.values(v).every((x) => typeof x === 'string' || x === null);
+    case 'object':
+      return isObj(v);
+    case 'string':
+      return typeof v === 'string';
+    case 'number':
+      return typeof v === 'number';
+    case 'objects':
+      return Array.isArray(v) && v.every(isObj);
+    case 'strings':
+      return Array.isArray(v) && v.every((x) => typeof x === 'string');
+    case 'stringMap':
+      return isObj(v) && Object.values(v).every((x) => typeof x === 'string' || x === null);
   }
 }
 
 const WANT: Record<Rule, string> = {
-  object: 'a mapping', string: 'a string', number: 'a number', objects: 'a list of mappings', strings: 'a list of strings', stringMap: 'a mapping of strings',
+  object: 'a mapping',
+  string: 'a string',
+  number: 'a number',
+  objects: 'a list of mappings',
+  strings: 'a list of strings',
+  stringMap: 'a mapping of strings',
 };
 
 function at(o: Record<string, unknown>, path: string): unknown {
