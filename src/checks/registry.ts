@@ -1,4 +1,8 @@
-// The list of checks. Adding a check = adding its file and one line here.
+// The list of checks. The rule every check follows: logic shared with a command lives in src/<domain>/ (the
+// retry-loop model in src/retry, the orphan scan in src/orphans, the quorum view in src/etcd); the check file
+// maps it to findings. Adding a check = its file (src/checks/<id>.ts, written with defineCheck), its test, its
+// scenario declaration (src/checks/<id>.scenario.ts, found by name) and one line here; `npm run gen` then
+// regenerates the README's checks table and the example.
 import { apiserverReadiness } from './apiserver-readiness.js';
 import { etcdQuorum } from './etcd-quorum.js';
 import { gitopsOrphans } from './gitops-orphans.js';

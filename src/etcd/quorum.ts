@@ -266,16 +266,15 @@ function k0sMembers(snap: Snapshot): { members: Member[]; duplicates: QuorumView
 
 /** The etcd operator's EtcdMembersAvailable message, in the forms it has written since OpenShift 4.4. */
 export function openshiftMembers(message: string): Member[] | null {
-  const ev = `etcd operator: ${message}`;
+  const member = (name: string, health: Health, evidence = `etcd operator: ${message}`): Member => ({
+    name,
+    where: 'openshift-etcd',
+    role: 'voter',
+    health,
+    evidence,
+  });
   let m = /^(\d+) members are available\b/.exec(message);
-  if (m)
-    return Array.from({ length: Number(m[1]) }, (_, i) => ({
-      name: `member-${i + 1}`,
-      where: 'openshift-etcd',
-      role: 'voter',
-      health: 'healthy',
-      evidence: ev,
-    }));
+  if (m) return Array.from({ length: Number(m[1]) }, (_, i) => member(`member-${i + 1}`, 'healthy'));
   m = /^(\d+) of (\d+) members are available(?:, (.*))?$/.exec(message);
   if (m) {
     const healthy = Number(m[1]);
@@ -283,56 +282,27 @@ export function openshiftMembers(message: string): Member[] | null {
     const members: Member[] = [];
     for (const part of (m[3] ?? '').split(/,\s*/)) {
       const b = /^(\S+) (is unhealthy|has not started)/.exec(part);
-      if (b)
-        members.push({
-          name: b[1]!,
-          where: 'openshift-etcd',
-          role: 'voter',
-          health: 'unhealthy',
-          evidence: `etcd operator: ${b[1]} ${b[2]}`,
-        });
+      if (b) members.push(member(b[1]!, 'unhealthy', `etcd operator: ${b[1]} ${b[2]}`));
     }
-    for (let i = members.length; i < total; i++) {
-      members.push({
-        name: `member-${i + 1}`,
-        where: 'openshift-etcd',
-        role: 'voter',
-        health: i - members.length < healthy ? 'healthy' : 'unhealthy',
-        evidence: ev,
-      });
-    }
+    for (let i = members.length; i < total; i++)
+      members.push(member(`member-${i + 1}`, i - members.length < healthy ? 'healthy' : 'unhealthy'));
     return members;
   }
   // OpenShift 4.4: "A,B members are available, C have not started, D are unhealthy, E are unknown"
   m = /^(\S*) members are available, (\S*)\s*have not started, (\S*)\s*are unhealthy, (\S*)\s*are unknown/.exec(message);
-  if (m) {
-    const names = (s: string | undefined): string[] => (s ?? '').split(',').filter(Boolean);
-    return [
-      ...names(m[1]).map((n): Member => ({ name: n, where: 'openshift-etcd', role: 'voter', health: 'healthy', evidence: ev })),
-      ...names(m[2]).map((n): Member => ({
-        name: n,
-        where: 'openshift-etcd',
-        role: 'voter',
-        health: 'unhealthy',
-        evidence: `etcd operator: ${n} has not started`,
-      })),
-      ...names(m[3]).map((n): Member => ({
-        name: n,
-        where: 'openshift-etcd',
-        role: 'voter',
-        health: 'unhealthy',
-        evidence: `etcd operator: ${n} is unhealthy`,
-      })),
-      ...names(m[4]).map((n): Member => ({
-        name: n,
-        where: 'openshift-etcd',
-        role: 'voter',
-        health: 'unknown',
-        evidence: `etcd operator: ${n} is unknown`,
-      })),
-    ];
-  }
-  return null;
+  if (!m) return null;
+  const groups: Array<[string | undefined, Health, string]> = [
+    [m[1], 'healthy', ''],
+    [m[2], 'unhealthy', 'has not started'],
+    [m[3], 'unhealthy', 'is unhealthy'],
+    [m[4], 'unknown', 'is unknown'],
+  ];
+  return groups.flatMap(([names, health, what]) =>
+    (names ?? '')
+      .split(',')
+      .filter(Boolean)
+      .map((n) => member(n, health, what ? `etcd operator: ${n} ${what}` : undefined)),
+  );
 }
 
 type VerdictPart = Pick<
