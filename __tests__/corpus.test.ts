@@ -33,6 +33,7 @@ test('the corpus holds the real cases each check is held to', () => {
   expect(byPrefix.get('rl') ?? 0).toBeGreaterThanOrEqual(12);
   expect(byPrefix.get('or') ?? 0).toBeGreaterThanOrEqual(10);
   expect(byPrefix.get('eq') ?? 0).toBeGreaterThanOrEqual(10);
+  expect(byPrefix.get('dns') ?? 0).toBeGreaterThanOrEqual(3);
   // true negatives: cases where a check must stay quiet (no finding at warning or above is expected)
   for (const prefix of ['rl', 'or', 'eq']) {
     const negatives = cases

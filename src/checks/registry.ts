@@ -4,12 +4,13 @@
 // scenario declaration (src/checks/<id>.scenario.ts, found by name) and one line here; `npm run gen` then
 // regenerates the README's checks table and the example.
 import { apiserverReadiness } from './apiserver-readiness.js';
+import { clusterDns } from './cluster-dns.js';
 import { etcdQuorum } from './etcd-quorum.js';
 import { gitopsOrphans } from './gitops-orphans.js';
 import { retryLoops } from './retry-loops.js';
 import type { Check } from './types.js';
 
-export const CHECKS: Check[] = [apiserverReadiness, retryLoops, gitopsOrphans, etcdQuorum];
+export const CHECKS: Check[] = [apiserverReadiness, clusterDns, retryLoops, gitopsOrphans, etcdQuorum];
 
 export function findCheck(idOrCode: string): Check | undefined {
   const q = idOrCode.toLowerCase();
