@@ -1,6 +1,6 @@
 // The cluster client against a local HTTPS API server, real transport, with injected faults.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
-import { ApiClient, DEFAULT_CLIENT_OPTIONS, METADATA_ACCEPT } from '../src/cluster/client.js';
+import { ApiClient, ApiStatusError, connectionError, DEFAULT_CLIENT_OPTIONS, METADATA_ACCEPT } from '../src/cluster/client.js';
 import { connect } from '../src/cluster/connect.js';
 import { fetchSnapshot } from '../src/cluster/fetch.js';
 import { resolveConfig } from '../src/cluster/kubeconfig.js';
@@ -10,6 +10,7 @@ import { R } from '../src/resources.js';
 import { EXAMPLE_TYPES, exampleObjects } from './helpers/fixtures.js';
 import { startTestApiServer, type TestApiServer } from './helpers/testApiServer.js';
 import { tempDir } from './helpers/tmp.js';
+import { makeExpiredServing } from './helpers/certs.js';
 
 let srv: TestApiServer;
 const objects = exampleObjects();
@@ -215,6 +216,53 @@ describe('cluster client', () => {
     const err = await fetchSnapshot(c, [R.nodes], { server: srv.url }).catch((e: unknown) => e);
     c.close();
     expect((err as Error).message).toMatch(/TLS verification failed/);
+  });
+
+  test('the serving certificate is read from the handshake the client makes anyway, into the snapshot header', async () => {
+    const s = await snap([R.nodes]);
+    expect(s.header.tls?.serving).toMatchObject({ subject: '127.0.0.1', issuer: 'kubectl-arch-test-ca' });
+    expect(Date.parse(s.header.tls!.serving!.notAfter)).toBeGreaterThan(Date.now());
+  });
+
+  test('an expired serving certificate: the error names it, when it expired and how to renew it', async () => {
+    const old = makeExpiredServing(srv.certs);
+    const https = await import('node:https');
+    const server = https.createServer({ cert: old.cert, key: old.key }, (_req, res) => res.end('{}'));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `https://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const c = new ApiClient({ server: url, ca: srv.certs.ca }, { ...DEFAULT_CLIENT_OPTIONS, maxRetries: 0 });
+    const err = await fetchSnapshot(c, [R.nodes], { server: url }).catch((e: unknown) => e);
+    c.close();
+    server.close();
+    expect(err).toBeInstanceOf(ClusterError);
+    expect((err as Error).message).toMatch(
+      /serving certificate \(CN 127\.0\.0\.1, issued by kubectl-arch-test-ca\) expired on 2025-04-01, \d+ days ago/,
+    );
+    expect((err as ClusterError).hint).toMatch(/K3s\/RKE2 renew certificates within 90 days of expiry when the service restarts/);
+  });
+
+  test('401 with an expired client certificate: the error says the certificate expired, not just "rejected"', () => {
+    const e = connectionError(
+      new ApiStatusError(401, '/version', 'Unauthorized'),
+      'https://10.0.0.1:6443',
+      {
+        client: { subject: 'system:admin', notAfter: '2026-01-10T00:00:00.000Z' },
+      },
+      Date.parse('2026-01-20T00:00:00Z'),
+    );
+    expect(e.message).toBe(
+      'the API server at https://10.0.0.1:6443 rejected the credentials (401 Unauthorized): your client certificate (CN system:admin) expired on 2026-01-10, 10 days ago',
+    );
+    // a valid client certificate keeps the generic hint
+    const ok = connectionError(
+      new ApiStatusError(401, '/version', 'Unauthorized'),
+      'https://10.0.0.1:6443',
+      {
+        client: { notAfter: '2027-01-10T00:00:00.000Z' },
+      },
+      Date.parse('2026-01-20T00:00:00Z'),
+    );
+    expect(ok.message).toBe('the API server at https://10.0.0.1:6443 rejected the credentials (401 Unauthorized)');
   });
 
   test('exec credential plugin (client.authentication.k8s.io/v1, kubelogin/aws style) supplies the token', async () => {

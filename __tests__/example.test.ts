@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build, files } from '../src/scenarios/index.js';
 import { allScenarios } from './helpers/scenarios.js';
-import { ROOT } from './helpers/run.js';
+import { arch, ROOT } from './helpers/run.js';
 import { CHECKS } from '../src/checks/registry.js';
 import { withChecksTable } from '../src/checks/docs.js';
 import { EXAMPLE } from './helpers/fixtures.js';
@@ -22,4 +22,12 @@ test("the README's checks table is generated from the checks' own docs (npm run 
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
   expect(withChecksTable(readme, CHECKS)).toBe(readme);
   for (const c of CHECKS) expect(readme).toContain(`| \`${c.id}\` | ${c.docs.summary} |`);
+});
+
+test("the README's map of the example is what `kubectl arch map` prints on it (npm run gen)", async () => {
+  const { withExampleMap } = await import('../src/map/readme.js');
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  expect(withExampleMap(readme, 'examples/field-notes-k3s')).toBe(readme);
+  const r = await arch(['map', '--snapshot', 'examples/field-notes-k3s']);
+  expect(readme).toContain(r.stdout);
 });

@@ -47,12 +47,24 @@ export async function main(argv = hideBin(process.argv)): Promise<number> {
       'doctor',
       'Run every check and print one report',
       (y) =>
-        y.option('deep', {
-          type: 'boolean',
-          default: false,
-          describe: 'Also read kubelet configs through nodes/proxy (needs get nodes/proxy)',
-        }),
+        y
+          .option('deep', {
+            type: 'boolean',
+            default: false,
+            describe: 'Also read kubelet configs through nodes/proxy (needs get nodes/proxy)',
+          })
+          .option('stuck-after', {
+            type: 'string',
+            default: '10m',
+            describe: 'How long an object or namespace may stay deleting before it counts as stuck',
+          }),
       run(async () => (await import('./commands/doctor.js')).doctor),
+    )
+    .command(
+      'map',
+      'The cluster by contract (state, door, loops, interfaces), with the checks that concern each part',
+      (y) => y,
+      run(async () => (await import('./commands/map.js')).map),
     )
     .command(
       'snapshot',

@@ -24,6 +24,7 @@ export async function explainCandidates(): Promise<[string, string][]> {
 
 const COMMANDS: [string, string][] = [
   ['doctor', 'Run every check and print one report'],
+  ['map', 'The cluster by contract, with the checks that concern each part'],
   ['snapshot', 'Save what the checks need to stdout, for --snapshot later'],
   ['orphans', 'Objects left running by deleted Argo CD / Flux owners'],
   ['quorum', 'etcd members and the quorum verdict'],
@@ -57,7 +58,10 @@ const GLOBAL: Flag[] = [
   { name: 'help', alias: 'h', desc: 'Show help' },
 ];
 const PER_COMMAND: Record<string, Flag[]> = {
-  doctor: [{ name: 'deep', desc: 'Also read kubelet configs through nodes/proxy' }],
+  doctor: [
+    { name: 'deep', desc: 'Also read kubelet configs through nodes/proxy' },
+    { name: 'stuck-after', desc: 'How long a deletion may take before it counts as stuck', value: 'none' },
+  ],
   snapshot: [{ name: 'deep', desc: 'Include what --deep checks read' }],
   orphans: [{ name: 'cleanup-plan', desc: 'Print (never run) the kubectl delete commands' }],
   quorum: [

@@ -133,6 +133,12 @@ export const R = {
   fluxHelmReleases: { ...t('helm.toolkit.fluxcd.io', 'v2', 'helmreleases', 'HelmRelease', true), clusterWide: true, trim: trimFlux },
   k0sEtcdMembers: t('etcd.k0sproject.io', 'v1beta1', 'etcdmembers', 'EtcdMember', false),
   openshiftEtcds: t('operator.openshift.io', 'v1', 'etcds', 'Etcd', false),
+  validatingWebhooks: t('admissionregistration.k8s.io', 'v1', 'validatingwebhookconfigurations', 'ValidatingWebhookConfiguration', false),
+  mutatingWebhooks: t('admissionregistration.k8s.io', 'v1', 'mutatingwebhookconfigurations', 'MutatingWebhookConfiguration', false),
+  apiservices: t('apiregistration.k8s.io', 'v1', 'apiservices', 'APIService', false),
+  storageclasses: t('storage.k8s.io', 'v1', 'storageclasses', 'StorageClass', false),
+  csidrivers: t('storage.k8s.io', 'v1', 'csidrivers', 'CSIDriver', false),
+  csinodes: t('storage.k8s.io', 'v1', 'csinodes', 'CSINode', false),
 } as const;
 
 /** The few ConfigMaps whose bodies are read, and the only keys kept of each: argocd-cm can hold OIDC

@@ -135,6 +135,9 @@ export async function startControlPlane({ apiserver = buildApiserver(), log = ()
       '--max-requests-inflight=2000',
       '--max-mutating-requests-inflight=1000',
       '--event-ttl=24h',
+      // webhook and APIService backends are resolved through their Endpoints: a Service with no ready address
+      // fails at once ("no endpoints available for service") and no cluster IP outside loopback is ever dialed
+      '--enable-aggregator-routing=true',
     ];
     const api = spawn(apiserver, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     procs.push(api);

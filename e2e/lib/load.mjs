@@ -12,7 +12,8 @@ const TS = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(\.\d+)?Z$/;
 export function shiftTimes(v, deltaMs) {
   if (typeof v === 'string') {
     const m = TS.exec(v);
-    if (!m) return v;
+    // a time inside a message (an event naming an expiry date) moves with everything else
+    if (!m) return v.replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g, (t) => shiftTimes(t, deltaMs));
     const d = new Date(Date.parse(v) + deltaMs).toISOString(); // .sssZ
     const frac = m[2] ?? '';
     return frac ? `${d.slice(0, 19)}${(d.slice(19, 23) + '000000000').slice(0, frac.length)}Z` : `${d.slice(0, 19)}Z`;
@@ -70,7 +71,10 @@ const ORDER = [
   'HelmChart',
   'Application',
 ];
+// webhooks last: once a fail-closed webhook with no backend exists, the writes it matches are rejected
+const LAST = new Set(['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration']);
 const rank = (k) => {
+  if (LAST.has(k)) return ORDER.length + 1;
   const i = ORDER.indexOf(k);
   return i < 0 ? ORDER.length : i;
 };
@@ -96,6 +100,37 @@ async function discover(admin) {
   return map;
 }
 
+/** Service cluster IPs outside the API server's --service-cluster-ip-range (10.43.0.0/16, K3s's default), e.g.
+ *  kubeadm's 10.96.0.0/12: served through an extra ServiceCIDR (networking.k8s.io/v1), as a cluster admin would. */
+async function serviceRanges(cp, objs) {
+  const ranges = new Set(
+    objs
+      .filter((o) => o.kind === 'Service' && /^\d+\.\d+\./.test(o.spec?.clusterIP ?? '') && !o.spec.clusterIP.startsWith('10.43.'))
+      .map((o) => o.spec.clusterIP.split('.').slice(0, 2).join('.')),
+  );
+  for (const r of ranges) {
+    const name = `scenario-${r.replace('.', '-')}`;
+    const res = await cp.admin('POST', '/apis/networking.k8s.io/v1/servicecidrs', {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'ServiceCIDR',
+      metadata: { name },
+      spec: { cidrs: [`${r}.0.0/16`] },
+    });
+    if (res.status >= 300 && res.status !== 409) throw new Error(`ServiceCIDR ${r}.0.0/16: ${res.status} ${res.json?.message ?? res.text}`);
+    for (let i = 0; i < 100; i++) {
+      const c = await cp.admin('GET', `/apis/networking.k8s.io/v1/servicecidrs/${name}`);
+      if ((c.json?.status?.conditions ?? []).some((x) => x.type === 'Ready' && x.status === 'True')) break;
+      await new Promise((r2) => setTimeout(r2, 100));
+    }
+  }
+}
+
+/** Does the scenario give this Service no ready address (so the aggregator has nothing to dial)? */
+function noBackend(objs, svc) {
+  const ep = objs.find((x) => x.kind === 'Endpoints' && x.metadata.namespace === svc.namespace && x.metadata.name === svc.name);
+  return !(ep?.subsets ?? []).some((s) => (s.addresses ?? []).length);
+}
+
 /** Load objects (a list, or a directory of YAML files); returns how many (fixture uids mapped to the server's). */
 export async function loadScenario(cp, src, { outDir, referenceTime, now = Date.now(), concurrency = 16 } = {}) {
   const delta = referenceTime ? now - referenceTime : 0;
@@ -112,6 +147,7 @@ export async function loadScenario(cp, src, { outDir, referenceTime, now = Date.
     byRank.set(r, [...(byRank.get(r) ?? []), o]);
   }
   let types = await discover(cp.admin);
+  await serviceRanges(cp, objs);
   const errors = [];
   for (const r of [...byRank.keys()].sort((a, b) => a - b)) {
     const batch = byRank.get(r);
@@ -120,6 +156,9 @@ export async function loadScenario(cp, src, { outDir, referenceTime, now = Date.
       Array.from({ length: concurrency }, async () => {
         while (queue.length) {
           const o = queue.shift();
+          // an APIService backed by a Service would be probed by the aggregator at its (non-loopback) pod
+          // addresses: only those whose Service has no ready address (nothing to dial) are loaded
+          if (o.kind === 'APIService' && o.spec?.service && !noBackend(objs, o.spec.service)) continue;
           const t = types.get(`${groupOf(o.apiVersion)}|${o.kind}`);
           if (!t) {
             errors.push(`${o.kind} ${o.metadata.name}: type not served`);
@@ -134,7 +173,8 @@ export async function loadScenario(cp, src, { outDir, referenceTime, now = Date.
           if (body.involvedObject?.uid) body.involvedObject.uid = uidMap.get(body.involvedObject.uid) ?? body.involvedObject.uid;
           const base = `${t.path}${t.namespaced ? `/namespaces/${o.metadata.namespace}` : ''}/${t.resource}`;
           let res = await cp.admin('POST', base, body);
-          if (res.status === 409 && o.kind === 'Namespace') continue;
+          // namespaces and the API server's own APIServices exist already
+          if (res.status === 409 && (o.kind === 'Namespace' || o.kind === 'APIService')) continue;
           if (res.status >= 300) {
             errors.push(`${o.kind} ${o.metadata.namespace ?? ''}/${o.metadata.name}: ${res.status} ${res.json?.message ?? res.text}`);
             continue;
@@ -165,5 +205,13 @@ export async function loadScenario(cp, src, { outDir, referenceTime, now = Date.
     }
   }
   if (errors.length) throw new Error(`loading ${srcDir}:\n${errors.slice(0, 20).join('\n')}`);
+  // the aggregator judges each Service-backed APIService on its own (within a second): wait for its verdict
+  for (const o of objs.filter((x) => x.kind === 'APIService' && x.spec?.service)) {
+    for (let i = 0; i < 100; i++) {
+      const a = await cp.admin('GET', `/apis/apiregistration.k8s.io/v1/apiservices/${o.metadata.name}`);
+      if (a.status !== 200 || (a.json?.status?.conditions ?? []).some((c) => c.type === 'Available')) break;
+      await new Promise((r2) => setTimeout(r2, 100));
+    }
+  }
   return objs.length;
 }

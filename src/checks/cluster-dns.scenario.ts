@@ -16,8 +16,10 @@ export const scenarios: Scenario[] = [
           (o.kind === 'Pod' || o.kind === 'ReplicaSet') &&
           o.metadata.namespace === 'kube-system' &&
           o.metadata.name.startsWith('coredns-')
-        )
+        ) {
           o.metadata.labels = { app: 'kube-dns' };
+          if (o.kind === 'ReplicaSet') o.spec.selector = { matchLabels: { app: 'kube-dns' } };
+        }
       }
     },
     expect: {

@@ -109,7 +109,11 @@ function dnsFindings(ctx: CheckContext, s: KObject, how: string): Array<Draft<Co
     if (!Object.keys(sel).length) why = 'the Service has no selector, and no endpoint lists a ready address';
     else if (matched.length === 0) {
       // the classic: DNS pods carry other labels than the Service selects (an upgrade, a hand-edited chart)
-      const lookalikes = pods.filter((p) => /dns/.test(p.metadata.name) || POD_LABELS.includes(p.metadata.labels?.['k8s-app'] ?? ''));
+      // NodeLocal DNSCache pods are a cache in front of the Service, not its backend; sorted, so a capture's order does not matter
+      const lookalikes = pods
+        .filter((p) => /dns/.test(p.metadata.name) || POD_LABELS.includes(p.metadata.labels?.['k8s-app'] ?? ''))
+        .filter((p) => !p.metadata.name.startsWith('node-local-dns') && p.metadata.labels?.['k8s-app'] !== 'node-local-dns')
+        .sort((a, b) => a.metadata.name.localeCompare(b.metadata.name));
       why = `the selector ${selText} matches no pod in ${s.metadata.namespace}${
         lookalikes.length
           ? `; DNS pods there carry other labels: ${lookalikes

@@ -3,14 +3,30 @@
 // maps it to findings. Adding a check = its file (src/checks/<id>.ts, written with defineCheck), its test, its
 // scenario declaration (src/checks/<id>.scenario.ts, found by name) and one line here; `npm run gen` then
 // regenerates the README's checks table and the example.
+import { admissionWebhooks } from './admission-webhooks.js';
+import { aggregatedApis } from './aggregated-apis.js';
+import { apiserverCertificates } from './apiserver-certificates.js';
 import { apiserverReadiness } from './apiserver-readiness.js';
+import { csiDrivers } from './csi-drivers.js';
+import { stuckDeletions } from './stuck-deletions.js';
 import { clusterDns } from './cluster-dns.js';
 import { etcdQuorum } from './etcd-quorum.js';
 import { gitopsOrphans } from './gitops-orphans.js';
 import { retryLoops } from './retry-loops.js';
 import type { Check } from './types.js';
 
-export const CHECKS: Check[] = [apiserverReadiness, clusterDns, retryLoops, gitopsOrphans, etcdQuorum];
+export const CHECKS: Check[] = [
+  apiserverReadiness,
+  apiserverCertificates,
+  admissionWebhooks,
+  aggregatedApis,
+  clusterDns,
+  retryLoops,
+  gitopsOrphans,
+  stuckDeletions,
+  csiDrivers,
+  etcdQuorum,
+];
 
 export function findCheck(idOrCode: string): Check | undefined {
   const q = idOrCode.toLowerCase();

@@ -3,7 +3,7 @@
 // writes the "not visible" notes (from each need's `lost`) and stamps each finding with its check's id.
 import { refText, type CheckResult, type Finding } from '../model.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
-import type { Check, Draft } from './types.js';
+import { DEFAULT_SETTINGS, type Check, type Draft, type Settings } from './types.js';
 
 export function evidenceTime(snap: Snapshot): Date {
   const t = snap.header.capturedAt ? Date.parse(snap.header.capturedAt) : NaN;
@@ -35,8 +35,13 @@ function unreadBodyNotes(c: Check, snap: Snapshot): string[] {
     .map((u) => `${refText(u)} could not be read (${u.reason}): its settings were not used`);
 }
 
-export function runChecks(checks: Check[], snap: Snapshot, opts: { deep?: boolean; now?: Date } = {}): CheckResult[] {
+export function runChecks(
+  checks: Check[],
+  snap: Snapshot,
+  opts: { deep?: boolean; now?: Date; settings?: Partial<Settings> } = {},
+): CheckResult[] {
   const now = opts.now ?? evidenceTime(snap);
+  const settings: Settings = { ...DEFAULT_SETTINGS, ...opts.settings };
   return checks.map((c) => {
     const base = { id: c.id, title: c.title };
     const missing = c.needs
@@ -47,7 +52,7 @@ export function runChecks(checks: Check[], snap: Snapshot, opts: { deep?: boolea
       return { ...base, status: 'skipped', reason: missing.map((u) => u.reason).join('; '), findings: [], notes: [] };
     }
     try {
-      const out = c.run({ snap, now, deep: Boolean(opts.deep) });
+      const out = c.run({ snap, now, deep: Boolean(opts.deep), settings });
       const notes = [...declaredNotes(c, snap), ...(out.notes ?? []), ...unreadBodyNotes(c, snap)];
       if (out.findings.length > 0) return { ...base, status: 'findings', findings: out.findings.map((f) => stamp(c, f)), notes };
       if (out.skipped) return { ...base, status: 'skipped', reason: out.skipped, findings: [], notes };

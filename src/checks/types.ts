@@ -12,7 +12,16 @@ export interface CheckContext {
   /** The time the evidence was captured (snapshot header), else now: "recent" is relative to it. */
   now: Date;
   deep: boolean;
+  settings: Settings;
 }
+
+/** Thresholds a user can set (doctor flags); checks read them here, never from the command line. */
+export interface Settings {
+  /** How long an object or namespace may stay deleting before it counts as stuck (--stuck-after). */
+  stuckAfterMs: number;
+}
+
+export const DEFAULT_SETTINGS: Settings = { stuckAfterMs: 10 * 60_000 };
 
 /** A finding as a check makes it; the runner stamps the check's id. */
 export type Draft<C extends string = string> = Omit<Finding, 'checkId' | 'code'> & { code: C };

@@ -18,6 +18,16 @@ export interface TransportOptions {
   headers?: Record<string, string>;
   /** Called again after a 401, e.g. to re-run an exec credential plugin. */
   refreshHeaders?: () => Promise<Record<string, string>>;
+  /** The client certificate's validity, when the kubeconfig user has one (for the certificate check). */
+  clientCert?: CertInfo;
+}
+
+/** A certificate as the certificate check reads it. */
+export interface CertInfo {
+  subject?: string;
+  issuer?: string;
+  notAfter: string;
+  dnsNames?: string[];
 }
 
 export interface ClientOptions {
@@ -116,6 +126,61 @@ export class ApiClient {
           });
   }
 
+  private serving?: CertInfo;
+
+  /** The API server's serving certificate, read from the TLS handshake the client makes anyway. */
+  private notePeer(socket: unknown): void {
+    if (this.serving || !socket || typeof (socket as { getPeerCertificate?: unknown }).getPeerCertificate !== 'function') return;
+    const c = (
+      socket as {
+        getPeerCertificate(): { subject?: { CN?: string }; issuer?: { CN?: string }; valid_to?: string; subjectaltname?: string };
+      }
+    ).getPeerCertificate();
+    if (!c?.valid_to) return;
+    this.serving = {
+      subject: c.subject?.CN,
+      issuer: c.issuer?.CN,
+      notAfter: new Date(c.valid_to).toISOString(),
+      dnsNames: (c.subjectaltname ?? '').split(/,\s*/).filter(Boolean),
+    };
+  }
+
+  /** After a refused handshake (an expired certificate): read the certificate the server presents, with one more
+   *  handshake that sends no request at all, so the error can say which certificate expired and when. */
+  async peekServing(): Promise<void> {
+    if (this.serving || !this.transport.server.startsWith('https:')) return;
+    const { connect } = await import('node:tls');
+    const u = new URL(this.transport.server);
+    await new Promise<void>((resolve) => {
+      const sock = connect({
+        host: u.hostname.replace(/^\[|\]$/g, ''),
+        port: Number(u.port || 443),
+        servername: this.transport.servername ?? (/^[\d.:[\]]+$/.test(u.hostname) ? undefined : u.hostname),
+        rejectUnauthorized: false,
+        timeout: 3000,
+      });
+      const done = (): void => {
+        sock.destroy();
+        resolve();
+      };
+      sock.once('secureConnect', () => {
+        this.notePeer(sock);
+        done();
+      });
+      sock.once('error', done);
+      sock.once('timeout', done);
+    });
+  }
+
+  /** What the handshake showed and which client certificate was presented. */
+  tlsInfo(): { serving?: CertInfo; client?: CertInfo } | undefined {
+    if (!this.serving && !this.transport.clientCert) return undefined;
+    return {
+      ...(this.serving ? { serving: this.serving } : {}),
+      ...(this.transport.clientCert ? { client: this.transport.clientCert } : {}),
+    };
+  }
+
   close(): void {
     this.agent.destroy();
   }
@@ -158,6 +223,8 @@ export class ApiClient {
           timeout: timeoutMs,
         },
         (res) => {
+          // now, while the socket is still this response's (a kept-alive socket is detached after 'end')
+          this.notePeer(res.socket);
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
           res.on('end', () => {
@@ -305,9 +372,25 @@ export class ApiClient {
   }
 }
 
-/** Turn a transport failure of the first request into the one line the user sees. */
-export function connectionError(e: unknown, server: string): ClusterError {
+const certWhen = (c: CertInfo, now: number): string => {
+  const days = Math.floor(Math.abs(Date.parse(c.notAfter) - now) / 86_400_000);
+  return `${c.notAfter.slice(0, 10)}, ${days} day${days === 1 ? '' : 's'} ago`;
+};
+
+/** Turn a transport failure of the first request into the one line the user sees; tls is what the handshake showed. */
+export function connectionError(
+  e: unknown,
+  server: string,
+  tls?: { serving?: CertInfo; client?: CertInfo },
+  now = Date.now(),
+): ClusterError {
   if (e instanceof ApiStatusError) {
+    if (e.status === 401 && tls?.client && Date.parse(tls.client.notAfter) < now) {
+      return new ClusterError(
+        `the API server at ${server} rejected the credentials (401 Unauthorized): your client certificate${tls.client.subject ? ` (CN ${tls.client.subject})` : ''} expired on ${certWhen(tls.client, now)}`,
+        "get a renewed kubeconfig for this user (kubeadm: kubeadm kubeconfig user; K3s/RKE2: the server's /etc/rancher/k3s/k3s.yaml or /etc/rancher/rke2/rke2.yaml, renewed when the service restarts)",
+      );
+    }
     if (e.status === 401) {
       return new ClusterError(
         `the API server at ${server} rejected the credentials (401 Unauthorized)`,
@@ -330,6 +413,13 @@ export function connectionError(e: unknown, server: string): ClusterError {
       `${server} did not answer in time (${err.message})`,
       'raise --request-timeout or check network access to the cluster',
     );
+  if (code === 'CERT_HAS_EXPIRED') {
+    const c = tls?.serving;
+    return new ClusterError(
+      `TLS verification failed for ${server}: the API server's serving certificate${c ? `${c.subject ? ` (CN ${c.subject}${c.issuer ? `, issued by ${c.issuer}` : ''})` : ''} expired on ${certWhen(c, now)}` : ' has expired'}`,
+      'every client is locked out until it is renewed: K3s/RKE2 renew certificates within 90 days of expiry when the service restarts (restart k3s / rke2-server on each server); kubeadm: kubeadm certs renew all, then restart the control-plane static pods; a managed cloud: contact the provider. (Also check the clock of this machine.)',
+    );
+  }
   if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS|HOSTNAME|ALTNAME/.test(code) || /certificate/i.test(err.message)) {
     return new ClusterError(
       `TLS verification failed for ${server}: ${err.message}`,

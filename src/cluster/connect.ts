@@ -2,6 +2,7 @@
 // hung plugin times out and a missing credential is an error, not an anonymous request); client
 // certificates, CAs and legacy auth providers go through @kubernetes/client-node, imported lazily
 // because loading it costs time that offline commands should not pay.
+import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dump } from 'js-yaml';
 import { InputError } from '../errors.js';
@@ -118,6 +119,18 @@ export async function connect(cfg: ResolvedConfig, clientOpts: ClientOptions): P
     headers: { ...((opts.headers ?? {}) as Record<string, string>) },
     refreshHeaders: refresh,
   };
+  if (opts.cert) {
+    try {
+      const c = new X509Certificate(opts.cert as Buffer | string);
+      transport.clientCert = {
+        subject: c.subject.replace(/\n/g, ', '),
+        issuer: c.issuer.replace(/\n/g, ', '),
+        notAfter: new Date(c.validTo).toISOString(),
+      };
+    } catch {
+      /* not parseable here: TLS will say so */
+    }
+  }
   if (typeof opts.auth === 'string') {
     transport.headers!.Authorization = `Basic ${Buffer.from(opts.auth).toString('base64')}`;
   }

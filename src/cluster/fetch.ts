@@ -81,15 +81,19 @@ async function connectStep(client: ApiClient, opts: FetchOptions): Promise<Snaps
   try {
     v = await client.getJSON<ServerVersion>('/version');
   } catch (e) {
-    throw connectionError(e, opts.server);
+    if ((e as { code?: string }).code === 'CERT_HAS_EXPIRED') await client.peekServing();
+    throw connectionError(e, opts.server, client.tlsInfo());
   }
-  return new Snapshot({
+  const snap = new Snapshot({
     capturedAt: new Date().toISOString(),
     context: opts.contextName,
     server: opts.server,
     serverVersion: { major: v?.major, minor: v?.minor, gitVersion: v?.gitVersion, platform: v?.platform },
     namespace: opts.namespace,
   });
+  const tls = client.tlsInfo();
+  if (tls) snap.header.tls = tls;
+  return snap;
 }
 
 /** /readyz?verbose answers within its etcd check's own timeout (2 s by default) even when etcd is down. */
@@ -196,7 +200,7 @@ async function listStep(client: ApiClient, n: Need, snap: Snapshot, opts: FetchO
 }
 
 function recordFailure(e: unknown, n: Need, snap: Snapshot, opts: FetchOptions): void {
-  if (e instanceof ApiStatusError && e.status === 401) throw connectionError(e, opts.server);
+  if (e instanceof ApiStatusError && e.status === 401) throw connectionError(e, opts.server, snap.header.tls);
   if (!(e instanceof ApiStatusError) && !(e instanceof ApiTransportError)) throw e;
   snap.markUnavailable({ group: n.group, kind: n.kind, resource: n.resource, ...unavailableReason(e, n) });
 }

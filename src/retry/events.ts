@@ -14,6 +14,8 @@ export interface NormEvent {
   first?: number;
   last?: number;
   source: string;
+  /** The node (or instance) that reported it, e.g. the kubelet's host. */
+  host?: string;
 }
 
 const ts = (...vals: Array<string | undefined>): number | undefined => {
@@ -46,6 +48,7 @@ export function normaliseEvents(core: KObject[], v1: KObject[]): NormEvent[] {
       first: ts(e.firstTimestamp, e.eventTime, e.metadata.creationTimestamp),
       last: ts(e.series?.lastObservedTime, e.lastTimestamp, e.eventTime, e.firstTimestamp),
       source: e.reportingComponent || e.source?.component || '',
+      host: e.source?.host || e.reportingInstance || undefined,
     });
   }
   for (const e of v1) {
@@ -68,6 +71,7 @@ export function normaliseEvents(core: KObject[], v1: KObject[]): NormEvent[] {
       first: ts(e.deprecatedFirstTimestamp, e.eventTime, e.metadata.creationTimestamp),
       last: ts(e.series?.lastObservedTime, e.deprecatedLastTimestamp, e.eventTime),
       source: e.reportingController || e.deprecatedSource?.component || '',
+      host: e.deprecatedSource?.host || e.reportingInstance || undefined,
     });
   }
   return [...seen.values()];

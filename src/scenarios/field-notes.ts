@@ -303,6 +303,7 @@ export function fieldNotesBase(c: ClusterBuilder, opts: { servers?: number } = {
       host: 'lemuel',
     },
   );
+  door(c);
   // API server identity leases (one per k3s server) and the component leader leases
   for (const [n] of servers) {
     c.add({
@@ -326,6 +327,139 @@ export function fieldNotesBase(c: ClusterBuilder, opts: { servers?: number } = {
       spec: { holderIdentity: `ilwon_${c.uid()}`, leaseDurationSeconds: 15, renewTime: c.ago(2_000).replace('Z', '.000000Z') },
     });
   }
+}
+
+/** A self-signed CA as cert-manager's cainjector puts in caBundle (generated once with openssl: valid 2026-03-05 to 2027-03-05). */
+export const WEBHOOK_CA = Buffer.from(
+  [
+    '-----BEGIN CERTIFICATE-----',
+    'MIIBdDCCARugAwIBAgIBATAKBggqhkjOPQQDAjAiMSAwHgYDVQQDDBdjZXJ0LW1h',
+    'bmFnZXItd2ViaG9vay1jYTAeFw0yNjAzMDUxMDE1MDBaFw0yNzAzMDUxMDE1MDBa',
+    'MCIxIDAeBgNVBAMMF2NlcnQtbWFuYWdlci13ZWJob29rLWNhMFkwEwYHKoZIzj0C',
+    'AQYIKoZIzj0DAQcDQgAEn2tsqZ3JfxZS5wmpCnaiHbN4yVyCYqWyUUHgInL/vk7B',
+    'PWToKbwv2CDFTjRjaQdj4uHGedsR52z/WYvkKhLfv6NCMEAwDwYDVR0TAQH/BAUw',
+    'AwEB/zAOBgNVHQ8BAf8EBAMCAoQwHQYDVR0OBBYEFPJ4XzlkSiPQe8KGJM7+Egek',
+    'HgoBMAoGCCqGSM49BAMCA0cAMEQCICdmOu+d5bIH3yCb9v3/A1jm2eIwOXNL6uIY',
+    'ad2u63BPAiBhNXkl5E81QYq+M5KkQj4KPWrPK69lyCMKeTfjL5x1fA==',
+    '-----END CERTIFICATE-----',
+  ].join('\n') + '\n',
+).toString('base64');
+
+/** What stands at the door and at the interfaces: the APIServices K3s serves, metrics.k8s.io through metrics-server,
+ *  cert-manager's webhooks, the local-path StorageClass and one CSINode per node (K3s registers no CSI driver). */
+function door(c: ClusterBuilder): void {
+  for (const [group, version] of [
+    ['', 'v1'],
+    ['apps', 'v1'],
+    ['batch', 'v1'],
+    ['networking.k8s.io', 'v1'],
+    ['storage.k8s.io', 'v1'],
+    ['coordination.k8s.io', 'v1'],
+    ['k3s.cattle.io', 'v1'],
+    ['helm.cattle.io', 'v1'],
+    ['argoproj.io', 'v1alpha1'],
+    ['cert-manager.io', 'v1'],
+  ] as const) {
+    const name = `${version}.${group}`; // the core group too: "v1."
+    c.add({
+      apiVersion: 'apiregistration.k8s.io/v1',
+      kind: 'APIService',
+      // built-in groups are registered at start, CRD groups by the CRD registration controller
+      metadata: c.meta(name, undefined, {
+        labels: { 'kube-aggregator.kubernetes.io/automanaged': group.includes('.') && !group.endsWith('k8s.io') ? 'true' : 'onstart' },
+      }),
+      spec: { group, version, groupPriorityMinimum: 1000, versionPriority: 100 },
+      status: {
+        conditions: [
+          {
+            type: 'Available',
+            status: 'True',
+            reason: 'Local',
+            message: 'Local APIServices are always available',
+            lastTransitionTime: c.ago(30 * DAY),
+          },
+        ],
+      },
+    });
+  }
+  c.add({
+    apiVersion: 'apiregistration.k8s.io/v1',
+    kind: 'APIService',
+    metadata: c.meta('v1beta1.metrics.k8s.io', undefined, {
+      labels: { 'k8s-app': 'metrics-server' },
+      annotations: objectset('metrics-server'),
+    }),
+    spec: {
+      group: 'metrics.k8s.io',
+      version: 'v1beta1',
+      service: { namespace: 'kube-system', name: 'metrics-server', port: 443 },
+      insecureSkipTLSVerify: true,
+      groupPriorityMinimum: 100,
+      versionPriority: 100,
+    },
+    status: {
+      conditions: [
+        { type: 'Available', status: 'True', reason: 'Passed', message: 'all checks passed', lastTransitionTime: c.ago(30 * DAY) },
+      ],
+    },
+  });
+  // cert-manager's webhook: fail closed, scoped to its own API groups (as its chart installs it)
+  const work = c.nodeNames().filter((n) => n !== 'lemuel');
+  c.deployment('cert-manager-webhook', 'cert-manager', 1, { app: 'webhook', 'app.kubernetes.io/name': 'webhook' }, { nodes: work });
+  c.service('cert-manager-webhook', 'cert-manager', { app: 'webhook', 'app.kubernetes.io/name': 'webhook' }, '10.43.200.17', {
+    ports: [{ name: 'https', port: 443, protocol: 'TCP' }],
+  });
+  const hook = (name: string, resources: string[], ops: string[]) => ({
+    name,
+    admissionReviewVersions: ['v1'],
+    sideEffects: 'None',
+    failurePolicy: 'Fail',
+    timeoutSeconds: 30,
+    clientConfig: {
+      service: { namespace: 'cert-manager', name: 'cert-manager-webhook', path: name.startsWith('m') ? '/mutate' : '/validate', port: 443 },
+      caBundle: WEBHOOK_CA,
+    },
+    namespaceSelector: { matchExpressions: [{ key: 'cert-manager.io/disable-validation', operator: 'NotIn', values: ['true'] }] },
+    rules: [{ apiGroups: ['cert-manager.io', 'acme.cert-manager.io'], apiVersions: ['v1'], operations: ops, resources, scope: '*' }],
+  });
+  c.add({
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingWebhookConfiguration',
+    metadata: c.meta('cert-manager-webhook', undefined, {
+      annotations: { 'cert-manager.io/inject-ca-from-secret': 'cert-manager/cert-manager-webhook-ca' },
+    }),
+    webhooks: [hook('webhook.cert-manager.io', ['*/*'], ['CREATE', 'UPDATE'])],
+  });
+  c.add({
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'MutatingWebhookConfiguration',
+    metadata: c.meta('cert-manager-webhook', undefined, {
+      annotations: { 'cert-manager.io/inject-ca-from-secret': 'cert-manager/cert-manager-webhook-ca' },
+    }),
+    webhooks: [hook('webhook.cert-manager.io', ['certificaterequests'], ['CREATE'])],
+  });
+  c.add({
+    apiVersion: 'storage.k8s.io/v1',
+    kind: 'StorageClass',
+    metadata: c.meta('local-path', undefined, {
+      annotations: { ...objectset('local-storage'), 'storageclass.kubernetes.io/is-default-class': 'true' },
+    }),
+    provisioner: 'rancher.io/local-path',
+    reclaimPolicy: 'Delete',
+    volumeBindingMode: 'WaitForFirstConsumer',
+  });
+  for (const n of c.nodeNames())
+    c.add({
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'CSINode',
+      metadata: c.meta(n, undefined, {
+        annotations: {
+          'storage.alpha.kubernetes.io/migrated-plugins':
+            'kubernetes.io/aws-ebs,kubernetes.io/azure-disk,kubernetes.io/azure-file,kubernetes.io/cinder,kubernetes.io/gce-pd,kubernetes.io/vsphere-volume',
+        },
+      }),
+      spec: { drivers: null },
+    });
 }
 
 export function application(c: ClusterBuilder, name: string, ns: string, finalizers?: string[]): KObject {
@@ -379,6 +513,25 @@ export const FIELD_NOTES_HEADER = {
     'readyz check passed',
     '',
   ].join('\n'),
+  // K3s's dynamiclistener serving certificate, issued at the last restart (K3s renews within 90 days of expiry on start)
+  tls: {
+    serving: {
+      subject: 'k3s',
+      issuer: 'k3s-server-ca@1721028300',
+      notAfter: '2027-05-20T06:12:41.000Z',
+      dnsNames: [
+        'DNS:kubernetes',
+        'DNS:kubernetes.default',
+        'DNS:kubernetes.default.svc',
+        'DNS:kubernetes.default.svc.cluster.local',
+        'DNS:lemuel',
+        'DNS:localhost',
+        'IP Address:10.43.0.1',
+        'IP Address:127.0.0.1',
+        'IP Address:192.168.219.101',
+      ],
+    },
+  },
   notInstalled: [
     ['kustomize.toolkit.fluxcd.io', 'Kustomization', 'kustomizations'],
     ['helm.toolkit.fluxcd.io', 'HelmRelease', 'helmreleases'],

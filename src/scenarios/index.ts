@@ -65,6 +65,12 @@ const CAPTURED_TYPES = [
   'Event',
   'Event.events.k8s.io',
   'Lease.coordination.k8s.io',
+  'ValidatingWebhookConfiguration.admissionregistration.k8s.io',
+  'MutatingWebhookConfiguration.admissionregistration.k8s.io',
+  'APIService.apiregistration.k8s.io',
+  'StorageClass.storage.k8s.io',
+  'CSIDriver.storage.k8s.io',
+  'CSINode.storage.k8s.io',
 ];
 
 export interface Built {
@@ -91,6 +97,7 @@ export function build(scenarios: Scenario[]): Built {
           server: FIELD_NOTES_HEADER.server,
           serverVersion: FIELD_NOTES_HEADER.serverVersion,
           readyz: FIELD_NOTES_HEADER.readyz,
+          tls: FIELD_NOTES_HEADER.tls,
           captured: CAPTURED_TYPES,
           unavailable: FIELD_NOTES_HEADER.notInstalled.map(([group, kind, resource]) => ({
             group,
@@ -125,6 +132,12 @@ const FILE_OF: Record<string, string> = {
   Application: 'argocd-applications.yaml',
   Event: 'events.yaml',
   Lease: 'leases.yaml',
+  ValidatingWebhookConfiguration: 'door.yaml',
+  MutatingWebhookConfiguration: 'door.yaml',
+  APIService: 'door.yaml',
+  StorageClass: 'storage.yaml',
+  CSIDriver: 'storage.yaml',
+  CSINode: 'storage.yaml',
 };
 
 /** The files of a snapshot directory: a header and one List per group of kinds, as `kubectl get -o yaml` writes them. */

@@ -72,6 +72,24 @@ export function kubeadmBase(c: ClusterBuilder): void {
       });
     }
   }
+  // CoreDNS as kubeadm installs it: Deployment and pods labelled k8s-app=kube-dns, the kube-dns Service at .10
+  for (const n of ['kube-system', 'default', 'kube-public', 'kube-node-lease'])
+    c.add({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: c.meta(n, undefined, { labels: { 'kubernetes.io/metadata.name': n } }),
+      spec: { finalizers: ['kubernetes'] },
+      status: { phase: 'Active' },
+    });
+  c.deployment('coredns', 'kube-system', 2, { 'k8s-app': 'kube-dns' }, { nodes: ['w-1', 'w-2'] });
+  c.service('kube-dns', 'kube-system', { 'k8s-app': 'kube-dns' }, '10.96.0.10', {
+    labels: { 'k8s-app': 'kube-dns', 'kubernetes.io/cluster-service': 'true', 'kubernetes.io/name': 'CoreDNS' },
+    ports: [
+      { name: 'dns', port: 53, protocol: 'UDP' },
+      { name: 'dns-tcp', port: 53, protocol: 'TCP' },
+      { name: 'metrics', port: 9153, protocol: 'TCP' },
+    ],
+  });
   c.configmap('kubeadm-config', 'kube-system', {
     ClusterConfiguration:
       'apiVersion: kubeadm.k8s.io/v1beta4\nkind: ClusterConfiguration\nkubernetesVersion: v1.35.4\ncontrolPlaneEndpoint: cp.example.internal:6443\netcd:\n  local:\n    dataDir: /var/lib/etcd\nnetworking:\n  serviceSubnet: 10.96.0.0/12\n',

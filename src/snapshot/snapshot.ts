@@ -34,6 +34,11 @@ export interface SnapshotHeader {
   fromCache?: boolean;
   /** Objects whose bodies a check reads but whose GET failed (only their metadata is here). */
   unreadBodies?: Array<{ kind: string; namespace?: string; name: string; reason: string }>;
+  /** Certificates seen while connecting: the API server's serving certificate and the client's own. */
+  tls?: {
+    serving?: { subject?: string; issuer?: string; notAfter: string; dnsNames?: string[] };
+    client?: { subject?: string; issuer?: string; notAfter: string };
+  };
   /** Namespace the capture was limited to, if any. */
   namespace?: string;
   /** Types that were listed (possibly empty); distinguishes "none exist" from "not captured". */
