@@ -478,9 +478,9 @@ describe('crafted snapshot files', () => {
 
   test('the same object twice is counted once (no invented etcd members)', () => {
     const dir = tmp();
-    const nodes = readFileSync(join(EXAMPLE, 'nodes.yaml'), 'utf8');
-    writeFileSync(join(dir, 'a.yaml'), nodes);
-    writeFileSync(join(dir, 'b.yaml'), nodes);
+    const nodes = readFileSync(join(EXAMPLE, 'nodes.json'), 'utf8');
+    writeFileSync(join(dir, 'a.json'), nodes);
+    writeFileSync(join(dir, 'b.json'), nodes);
     const s = loadSnapshot(dir);
     expect(s.of(R.nodes)).toHaveLength(6);
     expect(s.duplicates).toBe(6);
