@@ -16,8 +16,11 @@ export const scenarios: Scenario[] = [
           (o.kind === 'Pod' || o.kind === 'ReplicaSet') &&
           o.metadata.namespace === 'kube-system' &&
           o.metadata.name.startsWith('coredns-')
-        )
+        ) {
           o.metadata.labels = { app: 'kube-dns' };
+          // the ReplicaSet's selector too: the API server rejects one that does not match its template's labels
+          if (o.kind === 'ReplicaSet') o.spec.selector = { matchLabels: { app: 'kube-dns' } };
+        }
       }
     },
     expect: {
