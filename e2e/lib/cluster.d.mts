@@ -6,17 +6,45 @@ export interface ApiResult {
 export interface ControlPlane {
   dir: string;
   url: string;
+  /** The CA the kubeconfig trusts (the self-signed serving cert, or our CA with servingCertDays). */
   caFile: string;
   kubeconfig: string;
+  /** The serving certificate of ours (servingCertDays), else undefined. */
+  servingCert?: string;
   auditLog: string;
   pids: number[];
   etcdPid: number;
+  controllerManagerPid?: number;
+  /** The controllers kube-controller-manager runs; empty when it does not run. */
+  controllers: string[];
+  /** The tail of kube-controller-manager's stderr. */
+  controllerManagerLog(): string;
+  /** Throws (with its log) if kube-controller-manager has exited. */
+  assertControllerManager(): void;
+  /** Resolves once the garbage collector has collected a fresh object whose owner does not exist. */
+  gcBarrier(boundMs?: number): Promise<void>;
   killEtcd(): Promise<void>;
   admin(method: string, path: string, body?: unknown): Promise<ApiResult>;
   stop(): Promise<void>;
 }
 export const USERS: Record<'admin' | 'reader' | 'limited', { token: string; name: string; groups: string }>;
+export const DEFAULT_CONTROLLERS: readonly string[];
 export function buildApiserver(): string;
+export function buildControllerManager(): string;
 export function freePort(): Promise<number>;
-export function startControlPlane(opts?: { apiserver?: string; log?: (s: string) => void }): Promise<ControlPlane>;
+export function startControlPlane(opts?: {
+  apiserver?: string;
+  /** Path of kube-controller-manager, or true to build it (cached) like kube-apiserver. */
+  controllerManager?: string | true;
+  controllers?: readonly string[];
+  /** Serve kube-apiserver with a certificate of ours, signed by a CA the kubeconfig trusts, valid this many days. */
+  servingCertDays?: number;
+  log?: (s: string) => void;
+}): Promise<ControlPlane>;
+export function request(
+  conn: { url: string; caFile: string; token: string },
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<ApiResult>;
 export function readAudit(file: string): any[];

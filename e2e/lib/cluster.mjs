@@ -1,8 +1,11 @@
 // A real control plane for the end-to-end suite and the scale benchmark: Debian's etcd and a
 // kube-apiserver built from k8s.io/kubernetes (e2e/build-kube-apiserver.sh), on loopback, the way
-// envtest does it — no containers, no kubelet. Everything started here is stopped by its PID.
+// envtest does it — no containers, no kubelet — and, when asked, a kube-controller-manager built from
+// the same module running only the controllers that cannot fight the scenarios (DEFAULT_CONTROLLERS).
+// Everything started here is stopped by its PID.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,13 +15,39 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 import { etcdBinary } from './etcd-bin.mjs';
 
-export function buildApiserver() {
-  // cached outside the repo; rebuilt only when the pinned version changes
-  return execFileSync('bash', [join(ROOT, 'e2e/build-kube-apiserver.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
+/** Path of a component built by e2e/build-kube-apiserver.sh (kube-apiserver or kube-controller-manager). */
+function buildKube(component) {
+  // cached outside the repo; rebuilt only when the pinned version changes. Whichever is asked for, the
+  // script builds every missing binary of the pair in one `go build` (one module download, shared packages).
+  return execFileSync('bash', [join(ROOT, 'e2e/build-kube-apiserver.sh'), component], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
     .trim()
     .split('\n')
     .pop();
 }
+
+export const buildApiserver = () => buildKube('kube-apiserver');
+export const buildControllerManager = () => buildKube('kube-controller-manager');
+
+/**
+ * The controllers the harness runs by default: those that make Services, namespaces and ownerReferences behave as
+ * in a real cluster and never touch what the scenarios load by hand. Deliberately absent: deployment, replicaset,
+ * daemonset, statefulset, job (they would create, replace or scale the ReplicaSets and Pods the scenarios load
+ * with a written status, and no kubelet would ever run them), node-lifecycle and the taint/pod GC controllers (they
+ * would mark the scenario's Nodes NotReady and evict or delete their pods: no kubelet posts node status),
+ * serviceaccount and serviceaccount-token (the ServiceAccount admission plugin is off, pods need none) and
+ * resourcequota. None of the enabled ones needs --service-account-private-key-file (legacy token secrets) or
+ * --root-ca-file (the serviceaccount-token controller and the kube-root-ca.crt publisher are off).
+ */
+export const DEFAULT_CONTROLLERS = Object.freeze([
+  'endpoints-controller',
+  'endpointslice-controller',
+  'endpointslice-mirroring-controller',
+  'namespace-controller',
+  'garbage-collector-controller',
+]);
 
 export function freePort() {
   return new Promise((resolve, reject) => {
@@ -62,7 +91,101 @@ export const USERS = {
   limited: { token: 'e2e-limited-token-91be', name: 'e2e-limited', groups: '' },
 };
 
-export async function startControlPlane({ apiserver = buildApiserver(), log = () => {} } = {}) {
+/**
+ * A serving certificate of our own for kube-apiserver (instead of the self-signed one --cert-dir makes): a CA and a
+ * leaf for 127.0.0.1/localhost valid `days` days from now, made by openssl in the test dir; the kubeconfig trusts the
+ * CA. So a test can choose the expiry that kubectl-arch should read from the TLS handshake.
+ */
+function servingCert(dir, days) {
+  const pki = join(dir, 'pki');
+  mkdirSync(pki);
+  const f = (n) => join(pki, n);
+  const ssl = (args) => execFileSync('openssl', args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  ssl(['genrsa', '-out', f('ca.key'), '2048']);
+  ssl([
+    'req',
+    '-x509',
+    '-new',
+    '-key',
+    f('ca.key'),
+    '-sha256',
+    '-days',
+    '3650',
+    '-subj',
+    '/CN=kubectl-arch-e2e-ca',
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
+    '-out',
+    f('ca.crt'),
+  ]);
+  ssl(['genrsa', '-out', f('apiserver.key'), '2048']);
+  ssl(['req', '-new', '-key', f('apiserver.key'), '-subj', '/CN=kube-apiserver', '-out', f('apiserver.csr')]);
+  writeFileSync(
+    f('apiserver.ext'),
+    [
+      'basicConstraints=critical,CA:FALSE',
+      'keyUsage=critical,digitalSignature,keyEncipherment',
+      'extendedKeyUsage=serverAuth',
+      'subjectAltName=IP:127.0.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default.svc',
+      '',
+    ].join('\n'),
+  );
+  ssl([
+    'x509',
+    '-req',
+    '-in',
+    f('apiserver.csr'),
+    '-CA',
+    f('ca.crt'),
+    '-CAkey',
+    f('ca.key'),
+    '-CAcreateserial',
+    '-sha256',
+    '-days',
+    String(days),
+    '-extfile',
+    f('apiserver.ext'),
+    '-out',
+    f('apiserver.crt'),
+  ]);
+  return { caFile: f('ca.crt'), certFile: f('apiserver.crt'), keyFile: f('apiserver.key') };
+}
+
+function kubeconfigText(url, caFile, users) {
+  return [
+    'apiVersion: v1',
+    'kind: Config',
+    `current-context: ${Object.keys(users)[0]}`,
+    'clusters:',
+    '- name: e2e',
+    '  cluster:',
+    `    server: ${url}`,
+    `    certificate-authority: ${caFile}`,
+    'users:',
+    ...Object.entries(users).flatMap(([k, u]) => [`- name: ${k}`, '  user:', `    token: ${u.token}`]),
+    'contexts:',
+    ...Object.keys(users).flatMap((k) => [`- name: ${k}`, '  context:', '    cluster: e2e', `    user: ${k}`]),
+    '',
+  ].join('\n');
+}
+
+/**
+ * Options:
+ * - apiserver: path of kube-apiserver (default: built and cached by e2e/build-kube-apiserver.sh).
+ * - controllerManager: path of kube-controller-manager, or true to build it like kube-apiserver; when given, it
+ *   runs against the API server with `controllers` (default DEFAULT_CONTROLLERS).
+ * - servingCertDays: serve kube-apiserver with a certificate of ours valid that many days (see servingCert).
+ */
+export async function startControlPlane({
+  apiserver = buildApiserver(),
+  controllerManager,
+  controllers = DEFAULT_CONTROLLERS,
+  servingCertDays,
+  log = () => {},
+} = {}) {
+  if (controllerManager === true) controllerManager = buildControllerManager();
   const dir = mkdtempSync(join(tmpdir(), 'kubectl-arch-e2e-'));
   const procs = [];
   const stop = async () => {
@@ -102,6 +225,7 @@ export async function startControlPlane({ apiserver = buildApiserver(), log = ()
     });
     execFileSync('openssl', ['genrsa', '-out', join(dir, 'sa.key'), '2048'], { stdio: 'ignore' });
     execFileSync('openssl', ['rsa', '-in', join(dir, 'sa.key'), '-pubout', '-out', join(dir, 'sa.pub')], { stdio: 'ignore' });
+    const own = servingCertDays === undefined ? undefined : servingCert(dir, servingCertDays);
     writeFileSync(
       join(dir, 'tokens.csv'),
       Object.values(USERS)
@@ -117,6 +241,7 @@ export async function startControlPlane({ apiserver = buildApiserver(), log = ()
     const args = [
       `--etcd-servers=http://127.0.0.1:${etcdClient}`,
       `--cert-dir=${join(dir, 'certs')}`,
+      ...(own ? [`--tls-cert-file=${own.certFile}`, `--tls-private-key-file=${own.keyFile}`] : []),
       '--bind-address=127.0.0.1',
       '--advertise-address=127.0.0.1',
       `--secure-port=${port}`,
@@ -129,7 +254,8 @@ export async function startControlPlane({ apiserver = buildApiserver(), log = ()
       `--audit-policy-file=${join(dir, 'audit-policy.yaml')}`,
       `--audit-log-path=${join(dir, 'audit.log')}`,
       '--audit-log-mode=blocking',
-      // no controller-manager runs: pods need no ServiceAccount, and nothing else should mutate what the scenarios load
+      // no serviceaccount controller runs (not even with the controller manager, see DEFAULT_CONTROLLERS): pods need
+      // no ServiceAccount, and nothing else should mutate what the scenarios load
       '--disable-admission-plugins=ServiceAccount,DefaultStorageClass,DefaultIngressClass,StorageObjectInUseProtection,PersistentVolumeClaimResize,ResourceQuota,Priority',
       '--enable-priority-and-fairness=false',
       '--max-requests-inflight=2000',
@@ -146,7 +272,7 @@ export async function startControlPlane({ apiserver = buildApiserver(), log = ()
       apiErr = (apiErr + d).slice(-8000);
     });
     const url = `https://127.0.0.1:${port}`;
-    const caFile = join(dir, 'certs', 'apiserver.crt');
+    const caFile = own ? own.caFile : join(dir, 'certs', 'apiserver.crt');
     const deadline = Date.now() + 90_000;
     let ready = false;
     while (Date.now() < deadline) {
@@ -166,26 +292,73 @@ export async function startControlPlane({ apiserver = buildApiserver(), log = ()
     }
     if (!ready) throw new Error(`kube-apiserver not ready after 90 s: ${apiErr.slice(-2000)} ${etcdErr.slice(-500)}`);
     const kubeconfig = join(dir, 'kubeconfig');
-    writeFileSync(
-      kubeconfig,
-      [
-        'apiVersion: v1',
-        'kind: Config',
-        'current-context: admin',
-        'clusters:',
-        '- name: e2e',
-        '  cluster:',
-        `    server: ${url}`,
-        `    certificate-authority: ${caFile}`,
-        'users:',
-        ...Object.entries(USERS).flatMap(([k, u]) => [`- name: ${k}`, '  user:', `    token: ${u.token}`]),
-        'contexts:',
-        ...Object.keys(USERS).flatMap((k) => [`- name: ${k}`, '  context:', '    cluster: e2e', `    user: ${k}`]),
-        '',
-      ].join('\n'),
-    );
-    log(`control plane up: ${url} (dir ${dir})`);
+    writeFileSync(kubeconfig, kubeconfigText(url, caFile, USERS));
     const conn = { url, caFile, token: USERS.admin.token };
+    const admin = (m, p, b) => request(conn, m, p, b);
+
+    let kcm;
+    let kcmErr = '';
+    if (controllerManager) {
+      // its own kubeconfig with only the admin (system:masters): with --use-service-account-credentials=false every
+      // controller uses it. --secure-port=0: no serving endpoint (nothing scrapes it), so no delegated authn lookups.
+      const kcmConfig = join(dir, 'controller-manager.kubeconfig');
+      writeFileSync(kcmConfig, kubeconfigText(url, caFile, { admin: USERS.admin }));
+      kcm = spawn(
+        controllerManager,
+        [
+          `--kubeconfig=${kcmConfig}`,
+          '--leader-elect=false',
+          '--secure-port=0',
+          '--use-service-account-credentials=false',
+          `--controllers=${controllers.join(',')}`,
+          // the default 20 QPS makes the first sync of ~30 Services and ~700 objects take seconds longer
+          '--kube-api-qps=200',
+          '--kube-api-burst=400',
+        ],
+        // argv[0] as in a real deployment: client-go derives the User-Agent from it (audit logs show kube-controller-manager/v1.36.3 …)
+        { stdio: ['ignore', 'ignore', 'pipe'], argv0: 'kube-controller-manager' },
+      );
+      procs.push(kcm);
+      kcm.stderr.on('data', (d) => {
+        kcmErr = (kcmErr + d).slice(-8000);
+      });
+    }
+    const controllerManagerLog = () => kcmErr;
+    const assertControllerManager = () => {
+      if (kcm && (kcm.exitCode !== null || kcm.signalCode !== null))
+        throw new Error(`kube-controller-manager exited (${kcm.exitCode ?? kcm.signalCode}): ${kcmErr.slice(-2000)}`);
+    };
+    let probeN = 0;
+    /**
+     * Returns once the garbage collector has collected an object created now whose owner does not exist: it has
+     * synced its monitors and is working through what it saw. Objects created before the probe with a missing owner
+     * take the same path (graph, virtual owner, lookup, delete), so in practice they are gone by then too; informers
+     * of different types are not ordered, so this is a barrier in practice, not by contract. The probe (a ConfigMap
+     * in default) leaves nothing behind.
+     */
+    const gcBarrier = async (boundMs = 120_000) => {
+      if (!kcm || !controllers.includes('garbage-collector-controller')) throw new Error('no garbage collector runs');
+      const name = `kubectl-arch-e2e-gc-probe-${++probeN}`;
+      const r = await admin('POST', '/api/v1/namespaces/default/configmaps', {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: {
+          name,
+          ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: `${name}-owner`, uid: randomUUID() }],
+        },
+      });
+      if (r.status !== 201) throw new Error(`gc probe: ${r.status} ${r.text}`);
+      const until = Date.now() + boundMs;
+      while (Date.now() < until) {
+        assertControllerManager();
+        if ((await admin('GET', `/api/v1/namespaces/default/configmaps/${name}`)).status === 404) return;
+        await sleep(200);
+      }
+      throw new Error(`the garbage collector did not collect ${name} within ${boundMs / 1000} s: ${kcmErr.slice(-2000)}`);
+    };
+    // a controller manager that connected, synced and acts (under a second when it works): tests start with it ready
+    if (kcm && controllers.includes('garbage-collector-controller')) await gcBarrier();
+    log(`control plane up: ${url} (dir ${dir})${kcm ? `, kube-controller-manager (${controllers.join(', ')})` : ''}`);
     // the sick-cluster case: etcd dies under a running API server (SIGKILL, by PID)
     const killEtcd = () =>
       new Promise((resolve) => {
@@ -198,11 +371,17 @@ export async function startControlPlane({ apiserver = buildApiserver(), log = ()
       url,
       caFile,
       kubeconfig,
+      servingCert: own?.certFile,
       auditLog: join(dir, 'audit.log'),
       pids: procs.map((p) => p.pid),
       etcdPid: etcd.pid,
+      controllerManagerPid: kcm?.pid,
+      controllers: kcm ? [...controllers] : [],
+      controllerManagerLog,
+      assertControllerManager,
+      gcBarrier,
       killEtcd,
-      admin: (m, p, b) => request(conn, m, p, b),
+      admin,
       stop,
     };
   } catch (e) {

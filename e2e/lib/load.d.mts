@@ -4,5 +4,5 @@ export function readScenario(dir: string): any[];
 export function loadScenario(
   cp: ControlPlane,
   src: string | any[],
-  opts?: { outDir?: string; referenceTime?: number; now?: number; concurrency?: number },
+  opts?: { outDir?: string; referenceTime?: number; now?: number; concurrency?: number; settleMs?: number },
 ): Promise<number>;

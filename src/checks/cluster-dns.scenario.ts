@@ -18,6 +18,7 @@ export const scenarios: Scenario[] = [
           o.metadata.name.startsWith('coredns-')
         ) {
           o.metadata.labels = { app: 'kube-dns' };
+          // the ReplicaSet's selector too: the API server rejects one that does not match its template's labels
           if (o.kind === 'ReplicaSet') o.spec.selector = { matchLabels: { app: 'kube-dns' } };
         }
       }
