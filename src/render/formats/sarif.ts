@@ -71,7 +71,7 @@ function result(run: FormatRun, f: Finding & { suppressedBy?: { reason: string; 
           suppressions: [
             {
               kind: 'external',
-              status: 'accepted',
+              state: 'accepted',
               justification: f.suppressedBy.reason,
               location: { physicalLocation: { artifactLocation: { uri: f.suppressedBy.file.replace(/\\/g, '/') } } },
               ...(f.suppressedBy.expires ? { properties: { expires: f.suppressedBy.expires } } : {}),
