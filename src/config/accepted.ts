@@ -90,8 +90,10 @@ function toDate(v: unknown, where: string): string {
 /** Read and check one config file. knownCodes: every finding code of the registry (a typo suppresses nothing: an error). */
 export function parseConfig(file: string, text: string, knownCodes: ReadonlySet<string>): IgnoreRule[] {
   let doc: unknown;
+  const body = text.replace(/^\uFEFF/, '');
+  if (body.trim() === '') return []; // an empty file: no rules
   try {
-    doc = load(text.replace(/^\uFEFF/, ''), { maxAliases: 10 });
+    doc = load(body, { maxAliases: 10 });
   } catch (e) {
     const ye = e as { mark?: { line?: number }; reason?: string; message: string };
     throw new InputError(`config ${file}:${(ye.mark?.line ?? 0) + 1}: malformed YAML: ${ye.reason ?? ye.message.split('\n')[0]}`);
