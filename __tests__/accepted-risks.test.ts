@@ -16,6 +16,7 @@ import {
   type IgnoreRule,
 } from '../src/config/accepted.js';
 import { InputError } from '../src/errors.js';
+import type { Finding } from '../src/model.js';
 import { EXAMPLE } from './helpers/fixtures.js';
 import { BIN, type RunResult } from './helpers/run.js';
 import { tempDir } from './helpers/tmp.js';
@@ -100,7 +101,7 @@ describe('rules', () => {
       [
         { ...f, severity: 'error' },
         { code: 'ARCH-RL03', objects: [], severity: 'error' },
-      ] as never[],
+      ] as unknown as Finding[],
       {
         files: ['f'],
         rules: [rule({ reason: 'first' }), rule({ reason: 'second' })],

@@ -5,8 +5,8 @@
 import { describe, expect, test } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Ajv from 'ajv';
-import addFormats from 'ajv-formats';
+import { Ajv } from 'ajv';
+import formats from 'ajv-formats';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { loadAll } from 'js-yaml';
 import type { FormatRun } from '../src/render/formats/model.js';
@@ -100,6 +100,8 @@ const opts = { failOn: 'error' as const, version: '1.2.3' };
 describe('SARIF 2.1.0', () => {
   // the schema's language pattern is not valid with the u flag (an errata typo): compile patterns without it
   const ajv = new Ajv({ strict: false, allErrors: true, unicodeRegExp: false });
+  // CommonJS default export: the plugin is both module.exports and its .default
+  const addFormats = ((formats as unknown as { default?: unknown }).default ?? formats) as unknown as (a: Ajv) => void;
   addFormats(ajv);
   const validate = ajv.compile(JSON.parse(fixture('sarif-schema-2.1.0.json')));
 
