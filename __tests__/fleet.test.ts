@@ -165,6 +165,10 @@ describe('--contexts', () => {
       expect([args.join(' '), r.code]).toEqual([args.join(' '), 2]);
       expect(r.stderr).toMatch(msg);
     }
+    const broken = join(tempDir(), 'broken');
+    writeFileSync(broken, 'contexts: [\n');
+    const b = await arch(['doctor', '--kubeconfig', broken, '--all-contexts']);
+    expect([b.code, b.stderr]).toEqual([2, expect.stringMatching(/^error: kubeconfig .*broken: /)]);
     const plan = await arch(['orphans', '--kubeconfig', kubeconfig, '--contexts', 'sick', '--cleanup-plan']);
     expect(plan.code).toBe(2);
     expect(plan.stderr).toMatch(/--cleanup-plan works on one context/);

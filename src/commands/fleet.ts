@@ -76,7 +76,12 @@ export async function fleetContexts(args: GlobalArgs): Promise<string[] | null> 
     const { readFileSync } = await import('node:fs');
     const names = new Set<string>();
     for (const f of kubeconfigPaths({ kubeconfig: args.kubeconfig })) {
-      const doc = load(readFileSync(f, 'utf8').replace(/^\uFEFF/, '')) as { contexts?: Array<{ name?: unknown }> } | null;
+      let doc: { contexts?: Array<{ name?: unknown }> } | null;
+      try {
+        doc = load(readFileSync(f, 'utf8').replace(/^\uFEFF/, '')) as typeof doc;
+      } catch (e) {
+        throw new InputError(`kubeconfig ${f}: ${(e as Error).message.split('\n')[0]}`);
+      }
       for (const c of Array.isArray(doc?.contexts) ? doc.contexts : []) if (typeof c?.name === 'string') names.add(c.name);
     }
     list = [...names];
