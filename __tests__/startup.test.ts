@@ -69,8 +69,16 @@ describe('completion', () => {
     );
     // rendered at build time: exactly the registry's ids and codes
     expect(ex).toEqual(CHECKS.flatMap((c) => [c.id, ...Object.keys(c.codes)]));
-    expect(candidates((await arch(['__complete', 'doctor', '-o', ''])).stdout)).toEqual(['table', 'json', 'yaml']);
-    expect(candidates((await arch(['__complete', '--output=j'])).stdout)).toEqual(['--output=json']);
+    expect(candidates((await arch(['__complete', 'doctor', '-o', ''])).stdout)).toEqual([
+      'table',
+      'json',
+      'yaml',
+      'sarif',
+      'junit',
+      'prometheus',
+      'policyreport',
+    ]);
+    expect(candidates((await arch(['__complete', '--output=j'])).stdout)).toEqual(['--output=json', '--output=junit']);
     expect(candidates((await arch(['__complete', '--fail-on', 'w'])).stdout)).toEqual(['warning']);
     expect(candidates((await arch(['__complete', 'completion', ''])).stdout)).toEqual(['bash', 'zsh', 'fish']);
     // files where a flag takes a path: directive 0 lets the shell complete file names
@@ -89,6 +97,12 @@ describe('completion', () => {
     expect(candidates((await arch(['__complete', '--context=prod'], env)).stdout)).toEqual(['--context=prod-eu', '--context=prod-us']);
     expect(candidates((await arch(['__complete', '--cluster', 'c-s'], env)).stdout)).toEqual(['c-staging']);
     expect(candidates((await arch(['__complete', '--kubeconfig', join(dir, 'b'), '--user', ''], env)).stdout)).toEqual(['u-staging']);
+    // --contexts: the next name of the comma-separated list, without the ones already named
+    expect(candidates((await arch(['__complete', 'doctor', '--contexts', 'prod-eu,'], env)).stdout)).toEqual([
+      'prod-eu,prod-us',
+      'prod-eu,staging',
+    ]);
+    expect(candidates((await arch(['__complete', 'quorum', '--contexts=st'], env)).stdout)).toEqual(['--contexts=staging']);
   });
 
   test('the real kubectl completes `kubectl arch` through bin/kubectl_complete-arch', async () => {

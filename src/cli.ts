@@ -7,6 +7,37 @@ import { installProcessHandlers } from './lifecycle.js';
 import { termSafe } from './render/safe.js';
 import { versionLine } from './fast.js';
 import type { GlobalArgs } from './commands/common.js';
+import { MACHINE_FORMATS, OUTPUTS } from './render/formats/model.js';
+import type { Argv } from 'yargs';
+
+/** Options of the commands that judge a cluster: several contexts at once, and accepted risks. */
+function fleetOptions<T>(y: Argv<T>) {
+  return y
+    .option('contexts', {
+      type: 'string',
+      describe: 'Run on these kubeconfig contexts (comma-separated) at once: a summary table, then each report',
+      group: 'Many clusters:',
+    })
+    .option('all-contexts', { type: 'boolean', describe: 'Run on every context of the kubeconfig', group: 'Many clusters:' })
+    .option('parallel', {
+      type: 'number',
+      default: 4,
+      describe: 'Contexts run at once with --contexts/--all-contexts',
+      group: 'Many clusters:',
+    })
+    .option('config', {
+      type: 'string',
+      describe: 'Accepted-risk rules (ignore:) from FILE; default: the user config file and ./.kubectl-arch.yaml; --no-config reads none',
+      group: 'Accepted risks:',
+    });
+}
+
+/** -o sarif|junit|prometheus|policyreport are for doctor, orphans and quorum; elsewhere a usage error. */
+function plainOutput(a: unknown, command: string): void {
+  const o = (a as GlobalArgs).output;
+  if ((MACHINE_FORMATS as readonly string[]).includes(o))
+    throw new InputError(`-o ${o} is for doctor, orphans and quorum, not ${command}`, 'use -o table, json or yaml');
+}
 
 function fail(e: unknown, verbose: boolean): number {
   if (e instanceof UserError) {
@@ -31,9 +62,10 @@ export async function main(argv = hideBin(process.argv)): Promise<number> {
   const verbose = argv.includes('-v') || argv.includes('--verbose');
   let code: number = EXIT.OK;
   const run =
-    (load: () => Promise<(a: never) => Promise<number>>) =>
+    (load: () => Promise<(a: never) => Promise<number>>, command?: string) =>
     async (a: unknown): Promise<void> => {
       try {
+        if (command) plainOutput(a, command);
         const fn = await load();
         code = await fn(a as never);
       } catch (e) {
@@ -47,17 +79,19 @@ export async function main(argv = hideBin(process.argv)): Promise<number> {
       'doctor',
       'Run every check and print one report',
       (y) =>
-        y
-          .option('deep', {
-            type: 'boolean',
-            default: false,
-            describe: 'Also read kubelet configs through nodes/proxy (needs get nodes/proxy)',
-          })
-          .option('stuck-after', {
-            type: 'string',
-            default: '10m',
-            describe: 'How long an object or namespace may stay deleting before it counts as stuck',
-          }),
+        fleetOptions(
+          y
+            .option('deep', {
+              type: 'boolean',
+              default: false,
+              describe: 'Also read kubelet configs through nodes/proxy (needs get nodes/proxy)',
+            })
+            .option('stuck-after', {
+              type: 'string',
+              default: '10m',
+              describe: 'How long an object or namespace may stay deleting before it counts as stuck',
+            }),
+        ),
       run(async () => (await import('./commands/doctor.js')).doctor),
     )
     .command(
@@ -70,24 +104,26 @@ export async function main(argv = hideBin(process.argv)): Promise<number> {
       'snapshot',
       'Save what the checks need to stdout (YAML; -o json for JSON), for --snapshot later',
       (y) => y.option('deep', { type: 'boolean', default: false, describe: 'Include what --deep checks read' }),
-      run(async () => (await import('./commands/snapshot.js')).snapshot),
+      run(async () => (await import('./commands/snapshot.js')).snapshot, 'snapshot'),
     )
     .command(
       'orphans',
       'Objects left running by deleted Argo CD / Flux owners, grouped by former owner',
       (y) =>
-        y.option('cleanup-plan', {
-          type: 'boolean',
-          default: false,
-          describe: 'Print (never run) the kubectl delete commands, in a safe order',
-        }),
+        fleetOptions(
+          y.option('cleanup-plan', {
+            type: 'boolean',
+            default: false,
+            describe: 'Print (never run) the kubectl delete commands, in a safe order',
+          }),
+        ),
       run(async () => (await import('./commands/orphans.js')).orphans),
     )
     .command(
       'quorum',
       'etcd members and the quorum verdict (through the API, or ask etcd itself with --etcd-endpoints)',
       (y) =>
-        y
+        fleetOptions(y)
           .option('etcd-endpoints', {
             type: 'string',
             describe: 'Comma-separated etcd client URLs to probe directly (read-only RPCs: member list, status, alarms)',
@@ -102,28 +138,32 @@ export async function main(argv = hideBin(process.argv)): Promise<number> {
       'explain [id]',
       'Explain a check or finding code (what, why, how to fix); no id lists the checks',
       (y) => y.positional('id', { type: 'string', describe: 'check id or finding code' }),
-      run(async () => (await import('./commands/explain.js')).explain),
+      run(async () => (await import('./commands/explain.js')).explain, 'explain'),
     )
     .command(
       'rbac',
       'Print the read-only ClusterRoles to apply (kubectl arch rbac | kubectl apply -f -)',
       () => {},
-      run(async () => (await import('./commands/rbac.js')).rbac),
+      run(async () => (await import('./commands/rbac.js')).rbac, 'rbac'),
     )
     .command(
       'completion <shell>',
       'Print a shell completion script (bash, zsh, fish); kubectl 1.26+ completes `kubectl arch` through kubectl_complete-arch',
       (y) => y.positional('shell', { choices: ['bash', 'zsh', 'fish'] as const, describe: 'shell' }),
-      run(async () => (await import('./commands/completion.js')).completion),
+      run(async () => (await import('./commands/completion.js')).completion, 'completion'),
     )
     // `version` alone is answered before yargs loads (src/fast.ts); this is the same, with other flags
     .command(
       'version',
       'Print the kubectl-arch version',
       () => {},
-      (a) => {
-        process.stdout.write(versionLine((a as unknown as GlobalArgs).output));
-      },
+      run(
+        async () => async (a: GlobalArgs) => {
+          process.stdout.write(versionLine(a.output));
+          return EXIT.OK;
+        },
+        'version',
+      ),
     )
     .option('kubeconfig', {
       type: 'string',
@@ -157,7 +197,12 @@ export async function main(argv = hideBin(process.argv)): Promise<number> {
       describe: 'Work offline on a snapshot FILE or DIR (kubectl arch snapshot, or kubectl get -o yaml|json output)',
       group: 'Cluster:',
     })
-    .option('output', { alias: 'o', choices: ['table', 'json', 'yaml'] as const, default: 'table' as const, describe: 'Output format' })
+    .option('output', {
+      alias: 'o',
+      choices: OUTPUTS,
+      default: 'table' as const,
+      describe: 'Output format; sarif, junit, prometheus and policyreport for doctor, orphans and quorum',
+    })
     .option('fail-on', {
       choices: ['none', 'warning', 'error'] as const,
       default: 'error' as const,
@@ -166,7 +211,7 @@ export async function main(argv = hideBin(process.argv)): Promise<number> {
     .option('color', { type: 'boolean', describe: 'Colour on a TTY (--no-color or NO_COLOR turns it off)' })
     .option('verbose', { alias: 'v', type: 'boolean', describe: 'Log every request (method, path, status, ms) and stacks to stderr' })
     .epilogue(
-      `Exit codes: 0 clean, 1 findings at or above --fail-on, 2 bad usage or input, 3 cluster unreachable or unauthenticated, 4 internal error.\nRead-only: only GET requests are sent. Docs: kubectl arch explain <check>.`,
+      `Exit codes: 0 clean, 1 findings at or above --fail-on, 2 bad usage or input, 3 cluster unreachable or unauthenticated, 4 internal error; with several contexts, the highest of theirs.\nRead-only: only GET requests are sent. Docs: kubectl arch explain <check>.`,
     )
     .demandCommand(1, 'name a command (see --help)')
     .recommendCommands()

@@ -38,7 +38,8 @@ interface Flag {
   name: string;
   alias?: string;
   desc: string;
-  value?: 'files' | 'none' | 'context' | 'cluster' | 'user' | string[];
+  /** contexts: a comma-separated list of kubeconfig contexts */
+  value?: 'files' | 'none' | 'context' | 'contexts' | 'cluster' | 'user' | string[];
 }
 const GLOBAL: Flag[] = [
   { name: 'kubeconfig', desc: 'Path to the kubeconfig file', value: 'files' },
@@ -50,26 +51,36 @@ const GLOBAL: Flag[] = [
   { name: 'request-timeout', desc: 'Timeout per request, e.g. 30s', value: 'none' },
   { name: 'deadline', desc: 'Time limit for the whole run', value: 'none' },
   { name: 'snapshot', desc: 'Work offline on a snapshot FILE or DIR', value: 'files' },
-  { name: 'output', alias: 'o', desc: 'Output format', value: ['table', 'json', 'yaml'] },
+  { name: 'output', alias: 'o', desc: 'Output format', value: ['table', 'json', 'yaml', 'sarif', 'junit', 'prometheus', 'policyreport'] },
   { name: 'fail-on', desc: 'Exit 1 when a finding is at least this severe', value: ['none', 'warning', 'error'] },
   { name: 'color', desc: 'Colour on a TTY' },
   { name: 'no-color', desc: 'No colour' },
   { name: 'verbose', alias: 'v', desc: 'Log every request to stderr' },
   { name: 'help', alias: 'h', desc: 'Show help' },
 ];
+// doctor, orphans and quorum: several contexts at once, and accepted-risk rules
+const FLEET: Flag[] = [
+  { name: 'contexts', desc: 'Run on these kubeconfig contexts (comma-separated) at once', value: 'contexts' },
+  { name: 'all-contexts', desc: 'Run on every context of the kubeconfig' },
+  { name: 'parallel', desc: 'Contexts run at once', value: 'none' },
+  { name: 'config', desc: 'Accepted-risk rules from FILE', value: 'files' },
+  { name: 'no-config', desc: 'Read no accepted-risk rules' },
+];
 const PER_COMMAND: Record<string, Flag[]> = {
   doctor: [
     { name: 'deep', desc: 'Also read kubelet configs through nodes/proxy' },
     { name: 'stuck-after', desc: 'How long a deletion may take before it counts as stuck', value: 'none' },
+    ...FLEET,
   ],
   snapshot: [{ name: 'deep', desc: 'Include what --deep checks read' }],
-  orphans: [{ name: 'cleanup-plan', desc: 'Print (never run) the kubectl delete commands' }],
+  orphans: [{ name: 'cleanup-plan', desc: 'Print (never run) the kubectl delete commands' }, ...FLEET],
   quorum: [
     { name: 'etcd-endpoints', desc: 'Comma-separated etcd client URLs to probe directly', value: 'none' },
     { name: 'etcd-cacert', desc: 'CA bundle for the etcd endpoints', value: 'files' },
     { name: 'etcd-cert', desc: 'Client certificate for etcd', value: 'files' },
     { name: 'etcd-key', desc: 'Client key for etcd', value: 'files' },
     { name: 'etcd-timeout', desc: 'Timeout per etcd endpoint', value: 'none' },
+    ...FLEET,
   ],
 };
 export const SHELLS = ['bash', 'zsh', 'fish'];
@@ -101,12 +112,19 @@ async function kubeconfigNames(words: string[], kind: 'contexts' | 'clusters' | 
   return [...names];
 }
 
-async function values(flag: Flag, words: string[]): Promise<{ items: [string, string][]; directive: number }> {
+async function values(flag: Flag, words: string[], typed: string): Promise<{ items: [string, string][]; directive: number }> {
   const v = flag.value;
   if (v === 'files') return { items: [], directive: DEFAULT };
   if (Array.isArray(v)) return { items: v.map((x) => [x, '']), directive: NO_FILES };
   if (v === 'context' || v === 'cluster' || v === 'user') {
     return { items: (await kubeconfigNames(words, `${v}s` as 'contexts')).map((x) => [x, '']), directive: NO_FILES };
+  }
+  if (v === 'contexts') {
+    // the next name of a comma-separated list: what is already typed stays in front
+    const prefix = typed.slice(0, typed.lastIndexOf(',') + 1);
+    const chosen = new Set(prefix.split(','));
+    const names = (await kubeconfigNames(words, 'contexts')).filter((x) => !chosen.has(x));
+    return { items: names.map((x) => [`${prefix}${x}`, '']), directive: NO_FILES };
   }
   return { items: [], directive: NO_FILES };
 }
@@ -133,11 +151,11 @@ export async function complete(args: string[]): Promise<string> {
   const prev = words[words.length - 1];
   const prevFlag = prev?.startsWith('-') && !prev.includes('=') ? findFlag(prev, cmd) : undefined;
   if (prevFlag?.value) {
-    ({ items, directive } = await values(prevFlag, words));
+    ({ items, directive } = await values(prevFlag, words, cur));
   } else if (cur.startsWith('--') && cur.includes('=')) {
     const f = findFlag(cur, cmd);
     if (f?.value) {
-      const r = await values(f, words);
+      const r = await values(f, words, cur.slice(cur.indexOf('=') + 1));
       items = r.items.map(([v, d]) => [`${cur.slice(0, cur.indexOf('=') + 1)}${v}`, d]);
       directive = r.directive;
     }

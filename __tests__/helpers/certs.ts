@@ -28,7 +28,7 @@ export function makeCerts(): TestCerts {
     '-out',
     'ca.crt',
     '-days',
-    '2',
+    '365',
     '-subj',
     '/CN=kubectl-arch-test-ca',
   );
@@ -47,7 +47,7 @@ export function makeCerts(): TestCerts {
     '-out',
     'server.crt',
     '-days',
-    '2',
+    '365',
     '-extfile',
     'ext.cnf',
   );

@@ -3,8 +3,10 @@ import { EXIT, InputError } from '../errors.js';
 import { onInterrupt } from '../lifecycle.js';
 import { SEVERITY_RANK, type Need } from '../model.js';
 import { wantColor, makeStyle, type Style } from '../render/style.js';
+import { termSafe } from '../render/safe.js';
 import type { NodeGet } from '../checks/types.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
+import type { Output } from '../render/formats/model.js';
 
 export interface GlobalArgs {
   kubeconfig?: string;
@@ -13,13 +15,22 @@ export interface GlobalArgs {
   user?: string;
   namespace?: string;
   'all-namespaces'?: boolean;
-  output: 'table' | 'json' | 'yaml';
+  output: Output;
   'request-timeout'?: string;
   deadline?: string;
   color?: boolean;
   'fail-on': 'none' | 'warning' | 'error';
   verbose?: boolean;
   snapshot?: string;
+  /** doctor, orphans, quorum: several contexts in one run (comma-separated), or every context of the kubeconfig. */
+  contexts?: string;
+  'all-contexts'?: boolean;
+  /** Contexts run at once (default 4). */
+  parallel?: number;
+  /** Accepted-risk config file; false with --no-config. */
+  config?: string | boolean;
+  /** Set by the multi-context runner (not a flag): this run is one context of several (no spinner, log lines prefixed). */
+  fleetMember?: string;
 }
 
 /** kubectl-style duration: "30", "30s", "1m", "500ms", "0" (no limit). flag names the option in errors. */
@@ -47,7 +58,16 @@ export function stdoutStyle(args: GlobalArgs): Style {
 
 export interface Acquired {
   snap: Snapshot;
-  source: { type: 'cluster' | 'snapshot'; context?: string; server?: string; path?: string; capturedAt?: string; namespace?: string };
+  source: {
+    type: 'cluster' | 'snapshot';
+    context?: string;
+    /** The kubeconfig cluster name (for accepted-risk rules). */
+    cluster?: string;
+    server?: string;
+    path?: string;
+    capturedAt?: string;
+    namespace?: string;
+  };
 }
 
 const DEFAULT_CLIENT_TIMEOUT_MS = 30_000;
@@ -57,7 +77,14 @@ const DEFAULT_CLIENT_TIMEOUT_MS = 30_000;
  *  Ctrl-C stops it (lifecycle.ts). */
 async function spinner(args: GlobalArgs): Promise<{ text(t: string): void; stop(): void }> {
   const none = { text: () => {}, stop: () => {} };
-  if (!process.stderr.isTTY || args.verbose || args.output !== 'table' || !((process.stderr.columns ?? 0) >= 20)) return none;
+  if (
+    !process.stderr.isTTY ||
+    args.verbose ||
+    args.fleetMember !== undefined ||
+    args.output !== 'table' ||
+    !((process.stderr.columns ?? 0) >= 20)
+  )
+    return none;
   const { default: ora } = await import('ora');
   const sp = ora({ stream: process.stderr, text: 'connecting', discardStdin: false, hideCursor: false }).start();
   const unregister = onInterrupt(() => sp.stop());
@@ -103,7 +130,9 @@ export async function acquire(
   const { connect } = await import('../cluster/connect.js');
   const { DEFAULT_CLIENT_OPTIONS } = await import('../cluster/client.js');
   const { fetchSnapshot } = await import('../cluster/fetch.js');
-  const log = args.verbose ? (l: string) => process.stderr.write(`${l}\n`) : undefined;
+  // several contexts at once: each request line says which context it belongs to
+  const prefix = args.fleetMember !== undefined ? `[${termSafe(args.fleetMember)}] ` : '';
+  const log = args.verbose ? (l: string) => process.stderr.write(`${prefix}${l}\n`) : undefined;
   const client = await connect(cfg, { ...DEFAULT_CLIENT_OPTIONS, timeoutMs, deadline, log });
   const sp = await spinner(args);
   try {
@@ -115,7 +144,10 @@ export async function acquire(
       nodeGets: extra.nodeGets,
       allTypes: extra.allTypes,
     });
-    return { snap, source: { type: 'cluster', context: cfg.contextName, server: cfg.server, namespace } };
+    return {
+      snap,
+      source: { type: 'cluster', context: cfg.contextName, cluster: cfg.raw.clusters[0]?.name, server: cfg.server, namespace },
+    };
   } finally {
     sp.stop();
     client.close();

@@ -1,12 +1,13 @@
-// `kubectl arch doctor`: every check, one report.
+// `kubectl arch doctor`: every check, one report (per context with --contexts / --all-contexts).
 import { CHECKS } from '../checks/registry.js';
 import { runChecks } from '../checks/run.js';
+import { suppressInChecks } from '../config/accepted.js';
 import { fingerprint, FINGERPRINT_NEEDS } from '../fingerprint.js';
 import type { Need } from '../model.js';
 import { DEFAULT_SETTINGS, type NodeGet } from '../checks/types.js';
 import { REPORT_API_VERSION, summarize, worst, type Report } from '../render/report.js';
-import { acquire, exitFor, parseDuration, stdoutStyle, type GlobalArgs } from './common.js';
-import { printStructured } from './output.js';
+import { acquire, parseDuration, type GlobalArgs } from './common.js';
+import { execute, placeOf, risksInfo, type PerContext } from './fleet.js';
 
 export interface DoctorArgs extends GlobalArgs {
   deep?: boolean;
@@ -23,29 +24,45 @@ export const collect = (deep: boolean): { needs: Need[]; extra: { allTypes: bool
   extra: { allTypes: CHECKS.some((c) => c.allTypes), nodeGets: deep ? CHECKS.flatMap((c) => c.deep ?? []) : [] },
 });
 
-export async function doctor(args: DoctorArgs): Promise<number> {
-  // a usage error is reported before any request
-  // (0 means every deletion counts; parseDuration's 0 is "no limit", which is the opposite here)
-  const stuckAfterMs = /^0+(\.0+)?(ms|s|m|h)?$/.test(args['stuck-after'] ?? '')
+/** --stuck-after in ms; a usage error is reported before any request. */
+function stuckAfter(args: DoctorArgs): number {
+  // 0 means every deletion counts; parseDuration's 0 is "no limit", which is the opposite here
+  return /^0+(\.0+)?(ms|s|m|h)?$/.test(args['stuck-after'] ?? '')
     ? 0
     : parseDuration(args['stuck-after'], DEFAULT_SETTINGS.stuckAfterMs, '--stuck-after');
+}
+
+/** One context: acquire, run every check, apply the accepted-risk rules. */
+export const doctorOne: PerContext = async (args: DoctorArgs, risks) => {
   const { needs, extra } = collect(Boolean(args.deep));
   const { snap, source } = await acquire(args, needs, extra);
-  const checks = runChecks(CHECKS, snap, { deep: args.deep, settings: { stuckAfterMs } });
+  const settings = { stuckAfterMs: stuckAfter(args) };
+  const after = suppressInChecks(runChecks(CHECKS, snap, { deep: args.deep, settings }), risks, placeOf(source));
+  const fp = fingerprint(snap);
   const report: Report = {
     apiVersion: REPORT_API_VERSION,
     kind: 'Report',
     command: 'doctor',
     source,
-    fingerprint: fingerprint(snap),
-    summary: summarize(checks),
-    checks,
+    fingerprint: fp,
+    summary: summarize(after.checks, after.suppressed.length),
+    checks: after.checks,
+    suppressed: after.suppressed,
+    acceptedRisks: risksInfo(risks),
   };
-  if (args.output === 'table') {
-    const { renderText } = await import('../render/text.js');
-    process.stdout.write(renderText(report, stdoutStyle(args)));
-  } else {
-    await printStructured(report, args.output);
-  }
-  return exitFor(worst(report.checks), args['fail-on']);
+  return {
+    structured: report as unknown as Record<string, unknown>,
+    text: async (s) => (await import('../render/text.js')).renderText(report, s),
+    checks: after.checks,
+    suppressed: after.suppressed,
+    worstRank: worst(after.checks),
+    source,
+    distribution: fp.distribution,
+    serverVersion: fp.serverVersion,
+  };
+};
+
+export async function doctor(args: DoctorArgs): Promise<number> {
+  stuckAfter(args);
+  return execute('doctor', args, doctorOne);
 }

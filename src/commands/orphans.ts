@@ -1,29 +1,97 @@
-// `kubectl arch orphans`: what deleted GitOps owners left running, in depth.
+// `kubectl arch orphans`: what deleted GitOps owners left running, in depth (per context with --contexts).
 import { deletingFinding, elsewhereFinding, gitopsOrphans, groupFinding } from '../checks/gitops-orphans.js';
-import { FINGERPRINT_NEEDS } from '../fingerprint.js';
-import { worstRank } from '../model.js';
+import { partition, type SuppressedFinding } from '../config/accepted.js';
+import { fingerprint, FINGERPRINT_NEEDS } from '../fingerprint.js';
+import { InputError } from '../errors.js';
+import { worstRank, type CheckResult, type Finding } from '../model.js';
 import { cleanupPlan } from '../orphans/plan.js';
 import { scanOrphans } from '../orphans/scan.js';
 import { REPORT_API_VERSION } from '../render/report.js';
-import { acquire, exitFor, stdoutStyle, type GlobalArgs } from './common.js';
+import { acquire, type GlobalArgs } from './common.js';
 import { renderOrphans } from '../render/orphans.js';
-import { printStructured } from './output.js';
-import { evidenceTime } from '../checks/run.js';
+import { evidenceTime, stamp } from '../checks/run.js';
+import { execute, fleetContexts, placeOf, risksInfo, acceptedRisks, type PerContext } from './fleet.js';
+import type { Draft } from '../checks/types.js';
 
-export async function orphans(args: GlobalArgs & { 'cleanup-plan'?: boolean }): Promise<number> {
+type OrphanArgs = GlobalArgs & { 'cleanup-plan'?: boolean };
+
+/** Items whose finding an accepted-risk rule silences leave the report (their findings are listed as suppressed). */
+function keep<T>(items: T[], toFinding: (t: T) => Draft, rules: Parameters<typeof partition>[1], place: ReturnType<typeof placeOf>) {
+  const kept: T[] = [];
+  const findings: Finding[] = [];
+  const suppressed: SuppressedFinding[] = [];
+  for (const item of items) {
+    const f = stamp(gitopsOrphans, toFinding(item));
+    const p = partition([f], rules, place);
+    if (p.suppressed.length) suppressed.push(...p.suppressed);
+    else {
+      kept.push(item);
+      findings.push(f);
+    }
+  }
+  return { kept, findings, suppressed };
+}
+
+export const orphansOne: PerContext = async (args: OrphanArgs, risks) => {
   const { snap, source } = await acquire(args, [...FINGERPRINT_NEEDS, ...gitopsOrphans.needs], { allTypes: true });
-  const rep = scanOrphans(snap);
+  const scanned = scanOrphans(snap);
   const now = evidenceTime(snap);
-  const all = [...rep.groups.map(groupFinding), ...rep.elsewhere.map(elsewhereFinding), ...rep.deleting.map(deletingFinding)];
-  const code = exitFor(worstRank(all), args['fail-on']);
+  const place = placeOf(source);
+  const g = keep(scanned.groups, groupFinding, risks, place);
+  const e = keep(scanned.elsewhere, elsewhereFinding, risks, place);
+  const d = keep(scanned.deleting, deletingFinding, risks, place);
+  const rep = { ...scanned, groups: g.kept, elsewhere: e.kept, deleting: d.kept };
+  const findings = [...g.findings, ...e.findings, ...d.findings];
+  const suppressed = [...g.suppressed, ...e.suppressed, ...d.suppressed];
+  const judged = scanned.argo.state !== 'not-visible' || scanned.flux.state !== 'not-visible';
+  const check: CheckResult & { suppressed?: number } = {
+    id: gitopsOrphans.id,
+    title: gitopsOrphans.title,
+    status: findings.length ? 'findings' : judged ? 'passed' : 'skipped',
+    ...(findings.length
+      ? {}
+      : { reason: judged ? 'no objects of deleted GitOps owners found' : 'neither Argo CD nor Flux objects are visible' }),
+    findings,
+    notes: scanned.notes,
+    ...(suppressed.length ? { suppressed: suppressed.length } : {}),
+  };
+  const fp = fingerprint(snap);
+  return {
+    structured: { apiVersion: REPORT_API_VERSION, kind: 'OrphanReport', source, ...rep, suppressed, acceptedRisks: risksInfo(risks) },
+    text: async (s) => {
+      const { renderSuppressed } = await import('../render/text.js');
+      const tail = renderSuppressed(suppressed, risksInfo(risks), s);
+      return renderOrphans(rep, source, s, now) + (tail.length ? `\n${tail.join('\n')}\n` : '');
+    },
+    checks: [check],
+    suppressed,
+    worstRank: worstRank(findings),
+    source,
+    distribution: fp.distribution,
+    serverVersion: fp.serverVersion,
+  };
+};
+
+export async function orphans(args: OrphanArgs): Promise<number> {
   if (args['cleanup-plan']) {
-    process.stdout.write(cleanupPlan(rep.groups));
-    return code;
+    // its kubectl delete commands carry no --context: one cluster at a time
+    if (await fleetContexts(args))
+      throw new InputError('--cleanup-plan works on one context (its commands carry no --context)', 'use --context NAME');
+    const risks = acceptedRisks(args);
+    const { snap, source } = await acquire(args, [...FINGERPRINT_NEEDS, ...gitopsOrphans.needs], { allTypes: true });
+    const rep = scanOrphans(snap);
+    const g = keep(rep.groups, groupFinding, risks, placeOf(source));
+    const all = [
+      ...g.findings,
+      ...rep.elsewhere.map((x) => stamp(gitopsOrphans, elsewhereFinding(x))),
+      ...rep.deleting.map((x) => stamp(gitopsOrphans, deletingFinding(x))),
+    ];
+    let plan = cleanupPlan(g.kept);
+    if (g.suppressed.length)
+      plan += `# not in this plan: ${g.suppressed.length} group(s) suppressed as accepted risks (${g.suppressed.map((f) => f.title.replace(/[\r\n]+/g, ' ')).join('; ')})\n`;
+    process.stdout.write(plan);
+    const { exitFor } = await import('./common.js');
+    return exitFor(worstRank(all), args['fail-on']);
   }
-  if (args.output !== 'table') {
-    await printStructured({ apiVersion: REPORT_API_VERSION, kind: 'OrphanReport', source, ...rep }, args.output);
-    return code;
-  }
-  process.stdout.write(renderOrphans(rep, source, stdoutStyle(args), now));
-  return code;
+  return execute('orphans', args, orphansOne);
 }

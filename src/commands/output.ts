@@ -1,6 +1,9 @@
 import { dump } from 'js-yaml';
+import { InputError } from '../errors.js';
+import type { Output } from '../render/formats/model.js';
 
-export async function printStructured(value: unknown, format: 'json' | 'yaml'): Promise<void> {
+export async function printStructured(value: unknown, format: Output): Promise<void> {
+  if (format !== 'json' && format !== 'yaml') throw new InputError(`-o ${format} is not available here`, 'use -o json or yaml');
   const text = format === 'json' ? JSON.stringify(value, null, 2) + '\n' : dump(value, { lineWidth: -1, noRefs: true });
   await new Promise<void>((resolve) => process.stdout.write(text, () => resolve()));
 }

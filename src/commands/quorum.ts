@@ -1,13 +1,17 @@
 // `kubectl arch quorum`: etcd members and the verdict, through the API or (opt-in) etcd itself.
 import { etcdQuorum, quorumFindings } from '../checks/etcd-quorum.js';
+import { partition } from '../config/accepted.js';
+import { InputError } from '../errors.js';
 import { FINGERPRINT_NEEDS } from '../fingerprint.js';
 import { evidenceTime, stamp } from '../checks/run.js';
-import { SEVERITY_RANK, worstRank } from '../model.js';
+import { SEVERITY_RANK, worstRank, type CheckResult } from '../model.js';
 import { quorumView } from '../etcd/quorum.js';
+import { isMachineFormat } from '../render/formats/model.js';
 import { REPORT_API_VERSION } from '../render/report.js';
 import { acquire, exitFor, parseDuration, type GlobalArgs } from './common.js';
 import { renderProbe, renderQuorum } from '../render/quorum.js';
 import { printStructured } from './output.js';
+import { execute, fleetContexts, placeOf, risksInfo, type PerContext } from './fleet.js';
 
 export interface QuorumArgs extends GlobalArgs {
   'etcd-endpoints'?: string;
@@ -17,8 +21,53 @@ export interface QuorumArgs extends GlobalArgs {
   'etcd-timeout'?: string;
 }
 
+export const quorumOne: PerContext = async (args, risks) => {
+  const { snap, source } = await acquire(args, [...FINGERPRINT_NEEDS, ...etcdQuorum.needs]);
+  const now = evidenceTime(snap);
+  const v = quorumView(snap, now);
+  const all = v.visible ? quorumFindings(v, now).map((f) => stamp(etcdQuorum, f)) : [];
+  const { kept: findings, suppressed } = partition(all, risks, placeOf(source));
+  // as the check says it: unknown is never passed
+  const check: CheckResult & { suppressed?: number } = {
+    id: etcdQuorum.id,
+    title: etcdQuorum.title,
+    status: findings.length ? 'findings' : !v.visible || v.verdict === 'UNKNOWN' ? 'skipped' : 'passed',
+    ...(findings.length ? {} : { reason: v.visible ? `${v.verdictLine} (${v.source})` : (v.reason ?? 'etcd members not visible') }),
+    findings,
+    notes: v.notes,
+    ...(suppressed.length ? { suppressed: suppressed.length } : {}),
+  };
+  return {
+    structured: {
+      apiVersion: REPORT_API_VERSION,
+      kind: 'Quorum',
+      ...v,
+      source,
+      evidenceSource: v.source,
+      findings,
+      suppressed,
+      acceptedRisks: risksInfo(risks),
+    },
+    text: async (s) => {
+      const { renderSuppressed } = await import('../render/text.js');
+      const tail = renderSuppressed(suppressed, risksInfo(risks), s);
+      return renderQuorum(v, findings) + (tail.length ? `\n${tail.join('\n')}\n` : '');
+    },
+    checks: [check],
+    suppressed,
+    worstRank: worstRank(findings),
+    source,
+    distribution: v.distribution,
+    serverVersion: snap.header.serverVersion?.gitVersion,
+  };
+};
+
 export async function quorum(args: QuorumArgs): Promise<number> {
   if (args['etcd-endpoints']) {
+    if (await fleetContexts(args))
+      throw new InputError('--etcd-endpoints probes one etcd cluster; it cannot be used with --contexts or --all-contexts');
+    if (isMachineFormat(args.output))
+      throw new InputError(`-o ${args.output} is not available with --etcd-endpoints`, 'use -o table, json or yaml');
     const { probeEtcd } = await import('../etcd/probe.js');
     const res = await probeEtcd({
       endpoints: args['etcd-endpoints']
@@ -49,17 +98,5 @@ export async function quorum(args: QuorumArgs): Promise<number> {
               : -1;
     return exitFor(sev, args['fail-on']);
   }
-  const { snap, source } = await acquire(args, [...FINGERPRINT_NEEDS, ...etcdQuorum.needs]);
-  const now = evidenceTime(snap);
-  const v = quorumView(snap, now);
-  const findings = v.visible ? quorumFindings(v, now).map((f) => stamp(etcdQuorum, f)) : [];
-  if (args.output !== 'table') {
-    await printStructured(
-      { apiVersion: REPORT_API_VERSION, kind: 'Quorum', ...v, source, evidenceSource: v.source, findings },
-      args.output,
-    );
-  } else {
-    process.stdout.write(renderQuorum(v, findings));
-  }
-  return exitFor(worstRank(findings), args['fail-on']);
+  return execute('quorum', args, quorumOne);
 }

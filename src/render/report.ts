@@ -2,6 +2,7 @@
 import type { CheckResult, Severity } from '../model.js';
 import { worstRank } from '../model.js';
 import type { Fingerprint } from '../fingerprint.js';
+import type { IgnoreRule, SuppressedFinding } from '../config/accepted.js';
 
 export const REPORT_API_VERSION = 'kubectl-arch/v1';
 
@@ -11,21 +12,80 @@ export interface Report {
   command: string;
   source: { type: 'cluster' | 'snapshot'; context?: string; server?: string; path?: string; capturedAt?: string; namespace?: string };
   fingerprint: Fingerprint;
-  summary: { checks: number; passed: number; withFindings: number; skipped: number; findings: Record<Severity, number> };
-  checks: CheckResult[];
+  summary: {
+    checks: number;
+    passed: number;
+    withFindings: number;
+    skipped: number;
+    findings: Record<Severity, number>;
+    /** Findings silenced by accepted-risk rules (listed in `suppressed`). */
+    suppressed?: number;
+  };
+  checks: Array<CheckResult & { suppressed?: number }>;
+  /** Findings silenced by accepted-risk rules, each with its rule: counted and listed, never dropped. */
+  suppressed?: SuppressedFinding[];
+  /** The config files read and the rules past their expiry date (which suppress nothing). */
+  acceptedRisks?: AcceptedRisksInfo;
 }
+
+export interface AcceptedRisksInfo {
+  files: string[];
+  rules: number;
+  expired: IgnoreRule[];
+}
+
+/** One context of a multi-context run, as the summary table shows it. */
+export interface ContextRow {
+  context: string;
+  server?: string;
+  status: 'ok' | 'failed';
+  distribution?: string;
+  serverVersion?: string;
+  findings?: Record<Severity, number>;
+  suppressed?: number;
+  /** Worst severity reported, 'none', or for a failed context what failed. */
+  worst: string;
+  durationMs: number;
+  exitCode: number;
+  error?: { message: string; hint?: string; exitCode: number };
+}
+
+/** `-o json|yaml` of a run over several contexts: one row per context, then each context's report. */
+export interface ReportList {
+  apiVersion: typeof REPORT_API_VERSION;
+  kind: 'ReportList';
+  command: string;
+  summary: {
+    contexts: number;
+    reached: number;
+    failed: number;
+    findings: Record<Severity, number>;
+    suppressed: number;
+    exitCode: number;
+    durationMs: number;
+  };
+  contexts: ContextRow[];
+  /** The reports of the contexts reached (kind Report, OrphanReport or Quorum), in the order of `contexts`. */
+  items: unknown[];
+}
+
+export const countBySeverity = (findings: Iterable<{ severity: Severity }>): Record<Severity, number> => {
+  const out: Record<Severity, number> = { critical: 0, error: 0, warning: 0, info: 0 };
+  for (const f of findings) out[f.severity]++;
+  return out;
+};
 
 export const worst = (results: CheckResult[]): number => worstRank(results.flatMap((r) => r.findings));
 
-export function summarize(checks: CheckResult[]): Report['summary'] {
-  const findings: Record<Severity, number> = { critical: 0, error: 0, warning: 0, info: 0 };
-  for (const c of checks) for (const f of c.findings) findings[f.severity]++;
+export function summarize(checks: CheckResult[], suppressed?: number): Report['summary'] {
+  const findings = countBySeverity(checks.flatMap((c) => c.findings));
   return {
     checks: checks.length,
     passed: checks.filter((c) => c.status === 'passed').length,
     withFindings: checks.filter((c) => c.status === 'findings').length,
     skipped: checks.filter((c) => c.status === 'skipped').length,
     findings,
+    ...(suppressed !== undefined ? { suppressed } : {}),
   };
 }
 

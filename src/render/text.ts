@@ -4,6 +4,9 @@ import type { Fingerprint } from '../fingerprint.js';
 import { orderChecks, type Report } from './report.js';
 import type { Style } from './style.js';
 import { termSafe, termSafeDeep } from './safe.js';
+import type { SuppressedFinding } from '../config/accepted.js';
+import { expiredText } from '../config/accepted.js';
+import type { AcceptedRisksInfo } from './report.js';
 
 const SEV_LABEL = { critical: 'CRITICAL', error: 'ERROR', warning: 'WARNING', info: 'INFO' } as const;
 
@@ -76,10 +79,33 @@ export function renderText(report: Report, s: Style): string {
   ];
   lines.push(...renderFingerprint(r.fingerprint, s), '');
   for (const c of orderChecks(r.checks)) lines.push(...renderCheck(c, s), '');
+  lines.push(...renderSuppressed(report.suppressed ?? [], report.acceptedRisks, s));
   const f = r.summary.findings;
   const counts = (['critical', 'error', 'warning', 'info'] as const).filter((k) => f[k] > 0).map((k) => `${f[k]} ${k}`);
+  const sup = r.summary.suppressed ? `, ${r.summary.suppressed} suppressed` : '';
   lines.push(
-    `${r.summary.checks} checks: ${r.summary.withFindings} with findings${counts.length ? ` (${counts.join(', ')})` : ''}, ${r.summary.passed} passed, ${r.summary.skipped} skipped`,
+    `${r.summary.checks} checks: ${r.summary.withFindings} with findings${counts.length ? ` (${counts.join(', ')})` : ''}, ${r.summary.passed} passed, ${r.summary.skipped} skipped${sup}`,
   );
   return lines.join('\n') + '\n';
+}
+
+/** The "suppressed" section: every finding an accepted-risk rule silenced, with the rule's reason; then expired rules. */
+export function renderSuppressed(list: SuppressedFinding[], info: AcceptedRisksInfo | undefined, s: Style): string[] {
+  const out: string[] = [];
+  if (list.length) {
+    out.push(s.bold(`Suppressed (accepted risks): ${list.length}`));
+    for (const f0 of list) {
+      const f = termSafeDeep(f0, false);
+      const rule = f.suppressedBy;
+      out.push(`  ${s.dim('-')} ${SEV_LABEL[f.severity]} ${s.dim(f.code)}  ${f.title}`);
+      if (f.objects.length) out.push(`      ${s.dim('objects:')} ${f.objects.map(refText).join(', ')}`);
+      out.push(
+        `      ${s.dim('accepted:')} ${rule.reason} ${s.dim(`(${rule.file}, ignore #${rule.index}${rule.expires ? `, until ${rule.expires}` : ''})`)}`,
+      );
+    }
+    out.push('');
+  }
+  for (const r of info?.expired ?? []) out.push(s.yellow(`warning: ${termSafe(expiredText(r))}`));
+  if (info?.expired.length) out.push('');
+  return out;
 }

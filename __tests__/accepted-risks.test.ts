@@ -1,0 +1,264 @@
+// Accepted risks: ignore rules in a config file silence findings, which are counted and listed (never dropped);
+// an expired rule warns and silences nothing; --no-config shows everything; bad rules are usage errors.
+import { describe, expect, test } from '@jest/globals';
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CHECKS } from '../src/checks/registry.js';
+import {
+  configFiles,
+  glob,
+  isExpired,
+  parseConfig,
+  partition,
+  ruleMatches,
+  userConfigPath,
+  type IgnoreRule,
+} from '../src/config/accepted.js';
+import { InputError } from '../src/errors.js';
+import type { Finding } from '../src/model.js';
+import { EXAMPLE } from './helpers/fixtures.js';
+import { BIN, type RunResult } from './helpers/run.js';
+import { tempDir } from './helpers/tmp.js';
+
+const KNOWN = new Set(CHECKS.flatMap((c) => Object.keys(c.codes)));
+
+/** The built CLI in a working directory of the test's choosing, with a clean user config directory. */
+function archIn(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(BIN, args, {
+      cwd,
+      env: { ...process.env, NO_COLOR: '1', KUBECONFIG: '/nonexistent', XDG_CONFIG_HOME: join(cwd, 'no-user-config'), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+const config = (dir: string, text: string, name = 'risks.yaml'): string => {
+  const f = join(dir, name);
+  writeFileSync(f, text);
+  return f;
+};
+
+const ORPHAN_RULE = `apiVersion: kubectl-arch/v1
+kind: Config
+ignore:
+- code: ARCH-OR01
+  namespace: blog
+  name: blog-*
+  reason: the blog moves to the new cluster next sprint; its leftovers serve until then
+  expires: 2099-12-31
+`;
+
+describe('rules', () => {
+  const rule = (r: Partial<IgnoreRule>): IgnoreRule => ({ code: 'ARCH-OR01', reason: 'r', file: 'f', index: 1, ...r });
+  const f = { code: 'ARCH-OR01', objects: [{ kind: 'Service', namespace: 'blog', name: 'blog-web' }] };
+
+  test('globs match the whole string; * and ? only', () => {
+    expect(glob('prod-*').test('prod-eu')).toBe(true);
+    expect(glob('prod-*').test('xprod-eu')).toBe(false);
+    expect(glob('a?c').test('abc')).toBe(true);
+    expect(glob('a.c').test('abc')).toBe(false);
+    expect(glob('(x)[y]').test('(x)[y]')).toBe(true);
+  });
+
+  test('code, context, cluster (name or server), and namespace+name on the same object', () => {
+    expect(ruleMatches(rule({}), f, {})).toBe(true);
+    expect(ruleMatches(rule({ code: 'ARCH-OR03' }), f, {})).toBe(false);
+    expect(ruleMatches(rule({ context: 'prod-*' }), f, { context: 'prod-eu' })).toBe(true);
+    expect(ruleMatches(rule({ context: 'prod-*' }), f, { context: 'staging' })).toBe(false);
+    expect(ruleMatches(rule({ context: 'prod-*' }), f, {})).toBe(false);
+    expect(ruleMatches(rule({ cluster: 'eu-1' }), f, { cluster: 'eu-1', server: 'https://x' })).toBe(true);
+    expect(ruleMatches(rule({ cluster: 'https://10.0.0.1:*' }), f, { cluster: 'eu-1', server: 'https://10.0.0.1:6443' })).toBe(true);
+    expect(ruleMatches(rule({ namespace: 'blog', name: 'blog-*' }), f, {})).toBe(true);
+    expect(ruleMatches(rule({ namespace: 'shop', name: 'blog-*' }), f, {})).toBe(false);
+    // namespace of one object and name of another do not make a match
+    const two = {
+      code: 'ARCH-OR01',
+      objects: [
+        { kind: 'A', namespace: 'blog', name: 'x' },
+        { kind: 'B', namespace: 'shop', name: 'blog-1' },
+      ],
+    };
+    expect(ruleMatches(rule({ namespace: 'blog', name: 'blog-*' }), two, {})).toBe(false);
+    expect(ruleMatches(rule({ namespace: 'blog' }), { code: 'ARCH-OR01', objects: [] }, {})).toBe(false);
+  });
+
+  test('a rule applies through its expiry day (UTC), not after', () => {
+    expect(isExpired({ expires: '2026-08-13' }, new Date('2026-08-13T23:59:59Z'))).toBe(false);
+    expect(isExpired({ expires: '2026-08-13' }, new Date('2026-08-14T00:00:00Z'))).toBe(true);
+    expect(isExpired({}, new Date('2100-01-01T00:00:00Z'))).toBe(false);
+  });
+
+  test('partition: the first matching rule is named on the suppressed finding', () => {
+    const p = partition(
+      [
+        { ...f, severity: 'error' },
+        { code: 'ARCH-RL03', objects: [], severity: 'error' },
+      ] as unknown as Finding[],
+      {
+        files: ['f'],
+        rules: [rule({ reason: 'first' }), rule({ reason: 'second' })],
+        expired: [],
+      },
+      {},
+    );
+    expect(p.kept.map((x: { code: string }) => x.code)).toEqual(['ARCH-RL03']);
+    expect(p.suppressed.map((x) => x.suppressedBy.reason)).toEqual(['first']);
+  });
+
+  test('parsing: codes checked against the registry, reason required, dates checked, unknown keys refused', () => {
+    const ok = parseConfig('c.yaml', ORPHAN_RULE, KNOWN);
+    expect(ok).toEqual([
+      {
+        code: 'ARCH-OR01',
+        namespace: 'blog',
+        name: 'blog-*',
+        reason: 'the blog moves to the new cluster next sprint; its leftovers serve until then',
+        expires: '2099-12-31',
+        file: 'c.yaml',
+        index: 1,
+      },
+    ]);
+    expect(parseConfig('c.yaml', "ignore:\n- {code: arch-rl03, reason: ok, expires: '2030-01-02'}\n", KNOWN)[0]).toMatchObject({
+      code: 'ARCH-RL03',
+      expires: '2030-01-02',
+    });
+    expect(parseConfig('c.yaml', '', KNOWN)).toEqual([]);
+    const bad: Array<[string, RegExp]> = [
+      ['ignore:\n- {code: ARCH-OR01}\n', /c\.yaml: ignore\[0\]: reason is required/],
+      ['ignore:\n- {reason: x}\n', /code is required/],
+      ['ignore:\n- {code: ARCH-XX99, reason: x}\n', /no finding code "ARCH-XX99"/],
+      ['ignore:\n- {code: ARCH-OR01, reason: x, expires: soon}\n', /expires must be a date like 2026-12-31/],
+      ['ignore:\n- {code: ARCH-OR01, reason: x, namespce: blog}\n', /unknown key "namespce"/],
+      ['ignores: []\n', /unknown key "ignores"/],
+      ['ignore: {code: ARCH-OR01}\n', /ignore must be a list/],
+      ['apiVersion: v2\n', /apiVersion must be kubectl-arch\/v1/],
+      ['ignore: [\n', /c\.yaml:\d+: malformed YAML/],
+    ];
+    for (const [text, msg] of bad) {
+      let err: unknown;
+      try {
+        parseConfig('c.yaml', text, KNOWN);
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(InputError);
+      expect((err as Error).message).toMatch(msg);
+    }
+  });
+
+  test('files: --config alone; by default the user config file and ./.kubectl-arch.yaml; --no-config none', () => {
+    const dir = tempDir();
+    const env = { XDG_CONFIG_HOME: join(dir, 'xdg'), HOME: dir };
+    expect(userConfigPath(env, 'linux')).toBe(join(dir, 'xdg', 'kubectl-arch', 'config.yaml'));
+    expect(userConfigPath({ HOME: '/home/u' }, 'linux')).toBe('/home/u/.config/kubectl-arch/config.yaml');
+    expect(userConfigPath({ APPDATA: 'C:\\Users\\u\\AppData\\Roaming' }, 'win32')).toMatch(/kubectl-arch[\\/]config\.yaml$/);
+    expect(configFiles(undefined, dir, env)).toEqual([]);
+    mkdirSync(join(dir, 'xdg', 'kubectl-arch'), { recursive: true });
+    const user = config(join(dir, 'xdg', 'kubectl-arch'), '', 'config.yaml');
+    const local = config(dir, '', '.kubectl-arch.yaml');
+    expect(configFiles(undefined, dir, env)).toEqual([user, local]);
+    expect(configFiles(false, dir, env)).toEqual([]);
+    expect(configFiles(local, dir, env)).toEqual([local]);
+    expect(() => configFiles(join(dir, 'missing.yaml'), dir, env)).toThrow(/config file .*missing\.yaml does not exist/);
+  });
+});
+
+describe('the CLI', () => {
+  test('a suppressed finding leaves the check and the exit code, and is listed with its rule', async () => {
+    const dir = tempDir();
+    const f = config(dir, ORPHAN_RULE);
+    const j = await archIn(dir, ['doctor', '--snapshot', EXAMPLE, '--config', f, '-o', 'json']);
+    expect(j.code).toBe(1); // the retry loop is still an error
+    const rep = JSON.parse(j.stdout);
+    expect(rep.summary).toMatchObject({ suppressed: 1, findings: { error: 1, info: 1 } });
+    expect(rep.suppressed).toHaveLength(1);
+    expect(rep.suppressed[0]).toMatchObject({
+      code: 'ARCH-OR01',
+      checkId: 'gitops-orphans',
+      suppressedBy: { file: f, index: 1, reason: expect.stringMatching(/^the blog moves/), expires: '2099-12-31' },
+    });
+    const orphans = rep.checks.find((c: { id: string }) => c.id === 'gitops-orphans');
+    expect(orphans.findings.map((x: { code: string }) => x.code)).toEqual(['ARCH-OR04']);
+    expect(orphans.suppressed).toBe(1);
+    expect(rep.acceptedRisks).toEqual({ files: [f], rules: 1, expired: [] });
+
+    // both errors accepted: exit 0, and the text report says what it hides
+    const both = config(
+      dir,
+      `${ORPHAN_RULE}- code: ARCH-RL03\n  context: home-*\n  reason: "K3s keeps the old DNS IP \\e]0;x\\a until the migration"\n`,
+      'both.yaml',
+    );
+    const t = await archIn(dir, ['doctor', '--snapshot', EXAMPLE, '--config', both]);
+    expect(t.code).toBe(0);
+    expect(t.stdout).toMatch(/^Suppressed \(accepted risks\): 2$/m);
+    expect(t.stdout).toMatch(/^ {2}- ERROR ARCH-RL03 {2}K3s keeps re-applying the kube-dns Service/m);
+    expect(t.stdout).toMatch(/accepted: K3s keeps the old DNS IP \\x1b\]0;x\\x07 until the migration \(.*both\.yaml, ignore #2\)/);
+    expect(t.stdout).not.toMatch(/\x1b/);
+    expect(t.stdout).toMatch(/^10 checks: 1 with findings \(1 info\), 9 passed, 0 skipped, 2 suppressed$/m);
+    expect(t.stdout).toMatch(/PASS Declarations that can never apply .*: no finding left: 1 suppressed as accepted risk$/m);
+    // a context pattern that does not match suppresses nothing
+    const other = config(dir, 'ignore:\n- {code: ARCH-RL03, context: prod-*, reason: x}\n', 'other.yaml');
+    expect((await archIn(dir, ['doctor', '--snapshot', EXAMPLE, '--config', other, '-o', 'json'])).stdout).toMatch(/"suppressed": 0/);
+  });
+
+  test('an expired rule warns on stderr and in the report, and suppresses nothing', async () => {
+    const dir = tempDir();
+    const f = config(dir, 'ignore:\n- code: ARCH-OR01\n  reason: until the migration\n  expires: 2020-01-31\n');
+    const r = await archIn(dir, ['doctor', '--snapshot', EXAMPLE, '--config', f]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /^warning: accepted-risk rule ARCH-OR01 \(.*risks\.yaml, ignore #1\) expired on 2020-01-31: its findings are reported again/m,
+    );
+    expect(r.stdout).toMatch(/^warning: accepted-risk rule ARCH-OR01 .* expired on 2020-01-31/m);
+    expect(r.stdout).toMatch(/ERROR ARCH-OR01/);
+    expect(r.stdout).not.toMatch(/Suppressed/);
+  });
+
+  test('default files: the user config and ./.kubectl-arch.yaml are read; --no-config reads none', async () => {
+    const dir = tempDir();
+    config(dir, ORPHAN_RULE, '.kubectl-arch.yaml');
+    const xdg = join(dir, 'xdg');
+    mkdirSync(join(xdg, 'kubectl-arch'), { recursive: true });
+    config(join(xdg, 'kubectl-arch'), 'ignore:\n- {code: ARCH-RL03, reason: known}\n', 'config.yaml');
+    const rep = JSON.parse((await archIn(dir, ['doctor', '--snapshot', EXAMPLE, '-o', 'json'], { XDG_CONFIG_HOME: xdg })).stdout);
+    expect(rep.suppressed.map((f: { code: string }) => f.code).sort()).toEqual(['ARCH-OR01', 'ARCH-RL03']);
+    expect(rep.acceptedRisks.files).toEqual([join(xdg, 'kubectl-arch', 'config.yaml'), join(dir, '.kubectl-arch.yaml')]);
+    const all = await archIn(dir, ['doctor', '--snapshot', EXAMPLE, '-o', 'json', '--no-config'], { XDG_CONFIG_HOME: xdg });
+    expect(JSON.parse(all.stdout)).toMatchObject({ suppressed: [], summary: { suppressed: 0, findings: { error: 2 } } });
+    expect(all.code).toBe(1);
+  });
+
+  test('a bad config is a usage error (exit 2) naming the file and rule, before anything is read', async () => {
+    const dir = tempDir();
+    config(dir, 'ignore:\n- code: ARCH-OR01\n', '.kubectl-arch.yaml');
+    const r = await archIn(dir, ['doctor', '--snapshot', EXAMPLE]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: config .*\.kubectl-arch\.yaml: ignore\[0\]: reason is required/);
+    const missing = await archIn(dir, ['doctor', '--snapshot', EXAMPLE, '--config', join(dir, 'nope.yaml')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/config file .*nope\.yaml does not exist/);
+  });
+
+  test('orphans: a suppressed group leaves the report and the cleanup plan, and is listed', async () => {
+    const dir = tempDir();
+    const f = config(dir, ORPHAN_RULE);
+    const r = await archIn(dir, ['orphans', '--snapshot', EXAMPLE, '--config', f]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toMatch(/STILL SERVING TRAFFIC/);
+    expect(r.stdout).toMatch(/^Suppressed \(accepted risks\): 1$/m);
+    expect(r.stdout).toMatch(/ERROR ARCH-OR01 {2}Argo CD Application argocd\/blog \(gone\)/);
+    const plan = await archIn(dir, ['orphans', '--snapshot', EXAMPLE, '--config', f, '--cleanup-plan']);
+    expect(plan.stdout).not.toMatch(/kubectl delete deployment/);
+    expect(plan.stdout).toMatch(/^# not in this plan: 1 group\(s\) suppressed as accepted risks \(Argo CD Application argocd\/blog/m);
+    const sarif = JSON.parse((await archIn(dir, ['orphans', '--snapshot', EXAMPLE, '--config', f, '-o', 'sarif'])).stdout);
+    expect(sarif.runs[0].results[0].suppressions[0].justification).toMatch(/^the blog moves/);
+  });
+});

@@ -1,0 +1,330 @@
+// The machine formats, validated against the real thing: SARIF against the official SARIF 2.1.0 JSON schema
+// (ajv), JUnit XML with a common XML parser (fast-xml-parser) as CI systems read it, Prometheus text with
+// Prometheus's own parser and linter (Go: expfmt, promlint), PolicyReports against the wgpolicyk8s.io v1alpha2
+// schema with unknown fields rejected (the real-cluster suite applies them to kube-apiserver too).
+import { describe, expect, test } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv } from 'ajv';
+import formats from 'ajv-formats';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { loadAll } from 'js-yaml';
+import type { FormatRun } from '../src/render/formats/model.js';
+import { renderSarif } from '../src/render/formats/sarif.js';
+import { renderJunit } from '../src/render/formats/junit.js';
+import { renderPrometheus } from '../src/render/formats/prometheus.js';
+import { policyReportObjects, renderPolicyReports } from '../src/render/formats/policyreport.js';
+import { EXAMPLE } from './helpers/fixtures.js';
+import { promcheck } from './helpers/promcheck.js';
+import { arch, ROOT } from './helpers/run.js';
+import type { SuppressedFinding } from '../src/config/accepted.js';
+
+const fixture = (f: string): string => readFileSync(join(ROOT, '__tests__/fixtures', f), 'utf8');
+
+// Every string a cluster controls carries control characters, quotes and markup.
+const EVIL = 'bad\x1b]0;owned\x07 "q" <x>&\\ \x00\nnext';
+const START = new Date('2026-08-13T09:00:00Z');
+
+function hostileRun(): FormatRun {
+  const suppressed: SuppressedFinding = {
+    code: 'ARCH-OR03',
+    checkId: 'gitops-orphans',
+    severity: 'warning',
+    title: `idle leftovers ${EVIL}`,
+    message: EVIL,
+    objects: [{ kind: 'ConfigMap', apiVersion: 'v1', namespace: 'old', name: 'cfg' }],
+    evidence: {},
+    suppressedBy: { code: 'ARCH-OR03', reason: `kept for the audit ${EVIL}`, file: '/etc/ka.yaml', index: 1, expires: '2027-01-31' },
+  };
+  return {
+    command: 'doctor',
+    context: `ctx ${EVIL}`,
+    source: { type: 'cluster', context: `ctx ${EVIL}`, server: 'https://127.0.0.1:6443' },
+    distribution: 'K3s',
+    serverVersion: 'v1.35.4+k3s1',
+    startedAt: START,
+    durationMs: 1234,
+    exitCode: 1,
+    suppressed: [suppressed],
+    checks: [
+      { id: 'apiserver-readiness', title: 'API server readiness', status: 'passed', reason: 'all pass', findings: [], notes: [] },
+      {
+        id: 'immutable-retry-loop',
+        title: 'retry loops',
+        status: 'findings',
+        findings: [
+          {
+            code: 'ARCH-RL03',
+            checkId: 'immutable-retry-loop',
+            severity: 'error',
+            title: `loop ${EVIL}`,
+            message: EVIL,
+            objects: [
+              { kind: 'Service', apiVersion: 'v1', namespace: `kube-system`, name: `kube-dns ${EVIL}` },
+              { kind: 'Addon', apiVersion: 'k3s.cattle.io/v1', namespace: 'kube-system', name: 'coredns' },
+            ],
+            evidence: {},
+            fix: [`kubectl delete ${EVIL}`],
+          },
+          {
+            code: 'ARCH-RL07',
+            checkId: 'immutable-retry-loop',
+            severity: 'info',
+            title: 'kubelet drift',
+            message: 'm',
+            objects: [{ kind: 'Node', name: 'n1' }],
+            evidence: {},
+          },
+        ],
+        notes: [`events: not visible ${EVIL}`],
+      },
+      { id: 'gitops-orphans', title: 'orphans', status: 'passed', reason: 'none', findings: [], notes: [] },
+      { id: 'etcd-quorum', title: 'etcd quorum', status: 'skipped', reason: `cannot decide ${EVIL}`, findings: [], notes: [] },
+    ],
+  };
+}
+
+const downRun: FormatRun = {
+  command: 'doctor',
+  context: 'down',
+  startedAt: START,
+  durationMs: 12,
+  exitCode: 3,
+  checks: [],
+  suppressed: [],
+  error: { message: 'cannot connect to https://127.0.0.1:1: connection refused', exitCode: 3 },
+};
+
+const opts = { failOn: 'error' as const, version: '1.2.3' };
+
+describe('SARIF 2.1.0', () => {
+  // the schema's language pattern is not valid with the u flag (an errata typo): compile patterns without it
+  const ajv = new Ajv({ strict: false, allErrors: true, unicodeRegExp: false });
+  // CommonJS default export: the plugin is both module.exports and its .default
+  const addFormats = ((formats as unknown as { default?: unknown }).default ?? formats) as unknown as (a: Ajv) => void;
+  addFormats(ajv);
+  const validate = ajv.compile(JSON.parse(fixture('sarif-schema-2.1.0.json')));
+
+  test('the example and a hostile run with an unreachable context are valid against the official schema', async () => {
+    const r = await arch(['doctor', '--snapshot', EXAMPLE, '-o', 'sarif', '--no-config']);
+    expect(r.code).toBe(1); // the exit code does not depend on the format
+    for (const text of [r.stdout, renderSarif([hostileRun(), downRun], opts)]) {
+      const doc = JSON.parse(text);
+      const ok = validate(doc);
+      expect(validate.errors ?? []).toEqual([]);
+      expect(ok).toBe(true);
+      expect(doc.version).toBe('2.1.0');
+    }
+    const doc = JSON.parse(r.stdout);
+    const run = doc.runs[0];
+    expect(run.tool.driver.name).toBe('kubectl-arch');
+    expect(run.results.map((x: { ruleId: string }) => x.ruleId).sort()).toEqual(['ARCH-OR01', 'ARCH-OR04', 'ARCH-RL03']);
+    // every result names a rule the driver declares, and carries a location code scanning accepts (a relative path)
+    for (const res of run.results) {
+      expect(run.tool.driver.rules[res.ruleIndex].id).toBe(res.ruleId);
+      expect(res.locations.length).toBeGreaterThan(0);
+      for (const l of res.locations) expect(l.physicalLocation.artifactLocation.uri).toMatch(/^k8s\/[^:]+$/);
+    }
+    expect(run.results.find((x: { ruleId: string }) => x.ruleId === 'ARCH-OR04').level).toBe('note');
+    expect(run.automationDetails.id).toBe('kubectl-arch/doctor/home-k3s/');
+  });
+
+  test('suppressed findings carry an external suppression with the reason; an unreachable context is an unsuccessful invocation', () => {
+    const doc = JSON.parse(renderSarif([hostileRun(), downRun], opts));
+    const sup = doc.runs[0].results.find((x: { ruleId: string }) => x.ruleId === 'ARCH-OR03');
+    expect(sup.suppressions[0]).toMatchObject({ kind: 'external', state: 'accepted', justification: `kept for the audit ${EVIL}` });
+    expect(doc.runs[0].invocations[0].executionSuccessful).toBe(true);
+    const skipped = doc.runs[0].invocations[0].toolExecutionNotifications.find(
+      (n: { descriptor?: { id: string } }) => n.descriptor?.id === 'etcd-quorum',
+    );
+    expect(skipped.message.text).toMatch(/^etcd-quorum skipped: cannot decide/);
+    expect(doc.runs[1].invocations[0]).toMatchObject({ executionSuccessful: false, exitCode: 3 });
+    expect(doc.runs[1].results).toEqual([]);
+  });
+
+  test('fingerprints follow the finding (code and objects), not its wording', () => {
+    const a = hostileRun();
+    const b = hostileRun();
+    b.checks[1]!.findings[0]!.message = 'reworded';
+    const fp = (r: FormatRun) => JSON.parse(renderSarif([r], opts)).runs[0].results[0].partialFingerprints;
+    expect(fp(a)).toEqual(fp(b));
+    b.checks[1]!.findings[0]!.objects[0]!.name = 'other';
+    expect(fp(a)).not.toEqual(fp(b));
+  });
+});
+
+describe('JUnit XML', () => {
+  const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (n) => ['testsuite', 'testcase'].includes(n) });
+
+  test('well-formed; one test case per check, findings at or above --fail-on as failures, counts that add up', async () => {
+    const r = await arch(['doctor', '--snapshot', EXAMPLE, '-o', 'junit', '--no-config']);
+    expect(XMLValidator.validate(r.stdout)).toBe(true);
+    const doc = parser.parse(r.stdout);
+    const suite = doc.testsuites.testsuite[0];
+    expect(suite.testcase.map((c: { name: string }) => c.name.split(':')[0])).toEqual([
+      'apiserver-readiness',
+      'apiserver-certificates',
+      'admission-webhooks',
+      'aggregated-apis',
+      'cluster-dns',
+      'immutable-retry-loop',
+      'gitops-orphans',
+      'stuck-deletions',
+      'csi-drivers',
+      'etcd-quorum',
+    ]);
+    const failed = suite.testcase.filter((c: { failure?: unknown }) => c.failure);
+    expect(failed.map((c: { failure: { type: string } }) => c.failure.type).sort()).toEqual(['ARCH-OR01', 'ARCH-RL03']);
+    expect(Number(suite.failures)).toBe(failed.length);
+    expect(Number(doc.testsuites.tests)).toBe(10);
+    // the info finding (an Application without a cascading finalizer) is below --fail-on error: reported, not failed
+    expect(failed.map((c: { failure: { '#text': string } }) => c.failure['#text']).join()).not.toMatch(/ARCH-OR04/);
+    expect(suite.testcase.find((c: { name: string }) => c.name.startsWith('gitops-orphans'))['system-out']).toMatch(
+      /^INFO ARCH-OR04 Argo CD Application uptime-kuma has no cascading finalizer/,
+    );
+    const none = parser.parse((await arch(['doctor', '--snapshot', EXAMPLE, '-o', 'junit', '--fail-on', 'none', '--no-config'])).stdout);
+    expect(Number(none.testsuites.failures)).toBe(0);
+  });
+
+  test('hostile text stays text: control characters escaped, markup escaped; skipped checks and unreachable contexts', () => {
+    const xml = renderJunit([hostileRun(), downRun], opts);
+    expect(XMLValidator.validate(xml)).toBe(true);
+    expect(xml).not.toMatch(/[\x00-\x08\x0b\x0c\x0e-\x1f]/);
+    const doc = parser.parse(xml);
+    const [s1, s2] = doc.testsuites.testsuite;
+    expect(s1.testcase[1].failure.message).toContain('\\x1b]0;owned\\x07 "q" <x>&\\ \\x00');
+    expect(s1.testcase[3].skipped.message).toMatch(/^cannot decide bad\\x1b/);
+    expect(s1.testcase[2]['system-out']).toMatch(/suppressed as accepted risk: kept for the audit/);
+    expect(s2).toMatchObject({ errors: '1', tests: '1' });
+    expect(s2.testcase[0].error.message).toMatch(/connection refused/);
+    expect(doc.testsuites).toMatchObject({ tests: '5', failures: '1', errors: '1', skipped: '1' });
+  });
+});
+
+describe('Prometheus text exposition', () => {
+  test("Prometheus's parser reads it and its linter has nothing to say; hostile label values come back exact", () => {
+    const text = renderPrometheus([hostileRun(), downRun], opts);
+    const { families, lint } = promcheck(text);
+    expect(lint).toEqual([]);
+    const fam = (n: string) => families.find((f) => f.name === n)!;
+    expect(families.map((f) => f.name)).toEqual(
+      expect.arrayContaining([
+        'kubectl_arch_up',
+        'kubectl_arch_findings',
+        'kubectl_arch_check_findings',
+        'kubectl_arch_check_status',
+        'kubectl_arch_suppressed_findings',
+        'kubectl_arch_run_duration_seconds',
+      ]),
+    );
+    for (const f of families) expect([f.name, f.type]).toEqual([f.name, 'GAUGE']);
+    const ctx = `ctx ${EVIL}`;
+    expect(fam('kubectl_arch_up').metrics).toEqual([
+      { labels: { command: 'doctor', context: ctx }, value: 1 },
+      { labels: { command: 'doctor', context: 'down' }, value: 0 },
+    ]);
+    expect(fam('kubectl_arch_findings').metrics).toEqual([
+      { labels: { command: 'doctor', context: ctx, check: 'immutable-retry-loop', code: 'ARCH-RL03', severity: 'error' }, value: 1 },
+      { labels: { command: 'doctor', context: ctx, check: 'immutable-retry-loop', code: 'ARCH-RL07', severity: 'info' }, value: 1 },
+    ]);
+    expect(fam('kubectl_arch_suppressed_findings').metrics).toEqual([
+      { labels: { command: 'doctor', context: ctx, check: 'gitops-orphans', code: 'ARCH-OR03', severity: 'warning' }, value: 1 },
+    ]);
+    const status = fam('kubectl_arch_check_status').metrics.filter((m) => m.labels.check === 'etcd-quorum');
+    expect(status.map((m) => [m.labels.status, m.value])).toEqual([
+      ['passed', 0],
+      ['findings', 0],
+      ['skipped', 1],
+    ]);
+    expect(fam('kubectl_arch_run_duration_seconds').metrics[0]!.value).toBeCloseTo(1.234);
+  });
+
+  test('the CLI output on the example parses too', async () => {
+    const r = await arch(['doctor', '--snapshot', EXAMPLE, '-o', 'prometheus', '--no-config']);
+    const { families, lint } = promcheck(r.stdout);
+    expect(lint).toEqual([]);
+    const sev = families.find((f) => f.name === 'kubectl_arch_check_findings')!.metrics;
+    expect(sev.filter((m) => m.value > 0).map((m) => `${m.labels.check}/${m.labels.severity}`)).toEqual([
+      'immutable-retry-loop/error',
+      'gitops-orphans/error',
+      'gitops-orphans/info',
+    ]);
+  });
+});
+
+describe('PolicyReport (wgpolicyk8s.io/v1alpha2)', () => {
+  const crds: any[] = [];
+  loadAll(fixture('wgpolicyk8s.io-v1alpha2-crds.yaml'), (d) => {
+    if (d) crds.push(d);
+  });
+  // the API server with fieldValidation=Strict rejects unknown fields: so does this copy of the schema
+  const strict = (s: any): any => {
+    if (Array.isArray(s)) return s.map(strict);
+    if (!s || typeof s !== 'object') return s;
+    const out: any = Object.fromEntries(Object.entries(s).map(([k, v]) => [k, strict(v)]));
+    if (out.type === 'object' && out.properties && out.additionalProperties === undefined && out !== s.metadata)
+      out.additionalProperties = false;
+    return out;
+  };
+  const ajv = new Ajv({ strict: false, validateFormats: false, allErrors: true });
+  const schemaFor = (kind: string) => {
+    const crd = crds.find((c) => c.spec.names.kind === kind);
+    const s = strict(crd.spec.versions[0].schema.openAPIV3Schema);
+    s.properties.metadata = { type: 'object' };
+    return ajv.compile(s);
+  };
+  const validators: Record<string, ReturnType<typeof ajv.compile>> = {
+    PolicyReport: schemaFor('PolicyReport'),
+    ClusterPolicyReport: schemaFor('ClusterPolicyReport'),
+  };
+
+  test('every object is valid against the v1alpha2 schema; namespaced objects go to their namespace, summaries add up', async () => {
+    const r = await arch(['doctor', '--snapshot', EXAMPLE, '-o', 'policyreport', '--no-config']);
+    const docs: any[] = [];
+    loadAll(r.stdout, (d) => {
+      if (d) docs.push(d);
+    });
+    for (const text of [r.stdout, renderPolicyReports([hostileRun()], opts)]) {
+      const objs: any[] = [];
+      loadAll(text, (d) => {
+        if (d) objs.push(d);
+      });
+      for (const o of objs) {
+        const v = validators[o.kind]!;
+        expect([o.kind, v(o), v.errors ?? []]).toEqual([o.kind, true, []]);
+        const sum = { pass: 0, fail: 0, warn: 0, error: 0, skip: 0 } as Record<string, number>;
+        for (const res of o.results) sum[res.result]!++;
+        expect(o.summary).toEqual(sum);
+        expect(o.metadata.name).toMatch(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/);
+        for (const res of o.results) for (const x of res.resources ?? []) expect(x.namespace).toBe(o.metadata.namespace);
+      }
+    }
+    expect(docs.map((d) => `${d.kind}/${d.metadata.namespace ?? ''}`)).toEqual([
+      'ClusterPolicyReport/',
+      'PolicyReport/argocd',
+      'PolicyReport/blog',
+      'PolicyReport/kube-system',
+    ]);
+    const blog = docs[2].results[0];
+    expect(blog).toMatchObject({ policy: 'gitops-orphans', rule: 'ARCH-OR01', result: 'fail', severity: 'high', source: 'kubectl-arch' });
+    expect(blog.resources.map((x: any) => x.kind).sort()).toEqual([
+      'ConfigMap',
+      'Deployment',
+      'Ingress',
+      'PersistentVolumeClaim',
+      'Service',
+    ]);
+  });
+
+  test('suppressed findings are skip results with the reason; passed and skipped checks are pass/skip in the ClusterPolicyReport', () => {
+    const [cluster, ...ns] = policyReportObjects(hostileRun()) as any[];
+    const old = ns.find((o) => o.metadata.namespace === 'old');
+    expect(old.results[0]).toMatchObject({ result: 'skip', rule: 'ARCH-OR03', properties: { suppressedBy: `kept for the audit ${EVIL}` } });
+    expect(cluster.results.map((x: any) => `${x.policy}:${x.result}`)).toEqual([
+      'apiserver-readiness:pass',
+      'immutable-retry-loop:warn', // the Node finding (cluster-scoped, info)
+      'gitops-orphans:pass',
+      'etcd-quorum:skip',
+    ]);
+  });
+});

@@ -1,0 +1,283 @@
+// Running doctor, orphans or quorum on one context or many (--contexts a,b,c / --all-contexts), and printing the
+// result in any output format. Many contexts run concurrently (--parallel, default 4), each with its own
+// --deadline and --request-timeout; one summary table (context, distribution, version, findings by severity,
+// suppressed, time, worst), then each report. A context that cannot be reached is a row with its error, never an
+// abort. The exit code is the highest of the contexts' own exit codes.
+import { CHECKS } from '../checks/registry.js';
+import { expiredText, loadAcceptedRisks, NO_RISKS, type AcceptedRisks, type RunPlace, type SuppressedFinding } from '../config/accepted.js';
+import { EXIT, InputError, UserError } from '../errors.js';
+import { SEVERITY_RANK, type CheckResult, type Severity } from '../model.js';
+import { isMachineFormat, type FormatRun } from '../render/formats/model.js';
+import { countBySeverity, REPORT_API_VERSION, type AcceptedRisksInfo, type ContextRow, type ReportList } from '../render/report.js';
+import { termSafe } from '../render/safe.js';
+import type { Style } from '../render/style.js';
+import { columns } from '../render/table.js';
+import { VERSION } from '../version.js';
+import { exitFor, stdoutStyle, type Acquired, type GlobalArgs } from './common.js';
+import { printStructured } from './output.js';
+
+/** What one context's run gives, whatever the command. */
+export interface Outcome {
+  /** The command's JSON/YAML document (kind Report, OrphanReport or Quorum). */
+  structured: Record<string, unknown>;
+  text(s: Style): Promise<string>;
+  /** Check results after the accepted-risk rules (for the machine formats and the summary). */
+  checks: CheckResult[];
+  suppressed: SuppressedFinding[];
+  /** Worst severity rank of the findings reported (not suppressed), -1 for none. */
+  worstRank: number;
+  source: Acquired['source'];
+  distribution?: string;
+  serverVersion?: string;
+}
+
+export type PerContext = (args: GlobalArgs, risks: AcceptedRisks) => Promise<Outcome>;
+
+export const DEFAULT_PARALLEL = 4;
+
+export const placeOf = (source: Acquired['source']): RunPlace => ({
+  context: source.context,
+  cluster: source.cluster,
+  server: source.server,
+});
+
+export const risksInfo = (r: AcceptedRisks): AcceptedRisksInfo => ({ files: r.files, rules: r.rules.length, expired: r.expired });
+
+/** The accepted-risk rules for this run (none with --no-config); expired rules are said on stderr. */
+export function acceptedRisks(args: GlobalArgs): AcceptedRisks {
+  const known = new Set(CHECKS.flatMap((c) => Object.keys(c.codes)));
+  const risks = args.config === false ? NO_RISKS : loadAcceptedRisks(args.config, known);
+  for (const r of risks.expired) process.stderr.write(`warning: ${termSafe(expiredText(r))}\n`);
+  return risks;
+}
+
+const splitList = (s: string): string[] =>
+  s
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+
+/** The contexts of a multi-context run, or null for a single run. Usage errors here are raised before any request. */
+export async function fleetContexts(args: GlobalArgs): Promise<string[] | null> {
+  const named = args.contexts !== undefined;
+  if (!named && !args['all-contexts']) return null;
+  if (named && args['all-contexts']) throw new InputError('--contexts and --all-contexts cannot be used together');
+  if (args.context) throw new InputError('--context names one context; with --contexts or --all-contexts leave it out');
+  if (args.cluster || args.user)
+    throw new InputError('--cluster and --user override one context; they cannot be used with --contexts or --all-contexts');
+  if (args.snapshot) throw new InputError('--snapshot works on one snapshot; --contexts and --all-contexts read clusters');
+  const { resolveConfig, kubeconfigPaths } = await import('../cluster/kubeconfig.js');
+  let list: string[];
+  if (named) {
+    list = [...new Set(splitList(String(args.contexts)))];
+    if (list.length === 0) throw new InputError('--contexts needs at least one context name', 'e.g. --contexts prod-eu,prod-us');
+  } else {
+    const { load } = await import('js-yaml');
+    const { readFileSync } = await import('node:fs');
+    const names = new Set<string>();
+    for (const f of kubeconfigPaths({ kubeconfig: args.kubeconfig })) {
+      let doc: { contexts?: Array<{ name?: unknown }> } | null;
+      try {
+        doc = load(readFileSync(f, 'utf8').replace(/^\uFEFF/, '')) as typeof doc;
+      } catch (e) {
+        throw new InputError(`kubeconfig ${f}: ${(e as Error).message.split('\n')[0]}`);
+      }
+      for (const c of Array.isArray(doc?.contexts) ? doc.contexts : []) if (typeof c?.name === 'string') names.add(c.name);
+    }
+    list = [...names];
+    if (list.length === 0) throw new InputError('--all-contexts: the kubeconfig has no contexts', 'see: kubectl config get-contexts');
+  }
+  // every named context must exist before any request (a typo is a usage error, exit 2)
+  for (const c of list) resolveConfig({ kubeconfig: args.kubeconfig, context: c, namespace: args.namespace });
+  return list;
+}
+
+const SEVS: Severity[] = ['critical', 'error', 'warning', 'info'];
+const worstName = (rank: number): string => SEVS.find((s) => SEVERITY_RANK[s] === rank) ?? 'none';
+
+interface Done {
+  context: string;
+  startedAt: Date;
+  durationMs: number;
+  outcome?: Outcome;
+  error?: { message: string; hint?: string; exitCode: number };
+  exitCode: number;
+}
+
+async function runContext(name: string, args: GlobalArgs, risks: AcceptedRisks, fn: PerContext, member: boolean): Promise<Done> {
+  const startedAt = new Date();
+  const t0 = performance.now();
+  const a: GlobalArgs = member ? { ...args, context: name, fleetMember: name } : args;
+  try {
+    const outcome = await fn(a, risks);
+    return {
+      context: name,
+      startedAt,
+      durationMs: performance.now() - t0,
+      outcome,
+      exitCode: exitFor(outcome.worstRank, args['fail-on']),
+    };
+  } catch (e) {
+    if (!member) throw e; // a single run reports its error as before
+    const error =
+      e instanceof UserError
+        ? { message: e.message, ...(e.hint ? { hint: e.hint } : {}), exitCode: e.exitCode }
+        : { message: `internal error: ${(e as Error)?.message ?? String(e)}`, exitCode: EXIT.INTERNAL };
+    if (args.verbose && e instanceof Error && e.stack) process.stderr.write(`[${termSafe(name)}] ${termSafe(e.stack, true)}\n`);
+    return { context: name, startedAt, durationMs: performance.now() - t0, error, exitCode: error.exitCode };
+  }
+}
+
+/** Runs fn over items with at most `limit` at once, keeping the order of items in the result. */
+export async function pool<T, R>(items: T[], limit: number, fn: (t: T, i: number) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!, i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  return out;
+}
+
+const formatRun = (command: string, d: Done): FormatRun => ({
+  command,
+  context: d.context,
+  ...(d.outcome
+    ? {
+        source: d.outcome.source,
+        distribution: d.outcome.distribution,
+        serverVersion: d.outcome.serverVersion,
+        checks: d.outcome.checks,
+        suppressed: d.outcome.suppressed,
+      }
+    : { checks: [], suppressed: [], error: d.error }),
+  startedAt: d.startedAt,
+  durationMs: d.durationMs,
+  exitCode: d.exitCode,
+});
+
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)}s`;
+
+function row(d: Done): ContextRow {
+  if (!d.outcome)
+    return {
+      context: d.context,
+      status: 'failed',
+      worst: d.error!.exitCode === EXIT.UNREACHABLE ? 'unreachable' : 'failed',
+      durationMs: Math.round(d.durationMs),
+      exitCode: d.exitCode,
+      error: d.error,
+    };
+  const o = d.outcome;
+  return {
+    context: d.context,
+    ...(o.source.server ? { server: o.source.server } : {}),
+    status: 'ok',
+    distribution: o.distribution,
+    serverVersion: o.serverVersion,
+    findings: countBySeverity(o.checks.flatMap((c) => c.findings)),
+    suppressed: o.suppressed.length,
+    worst: worstName(o.worstRank),
+    durationMs: Math.round(d.durationMs),
+    exitCode: d.exitCode,
+  };
+}
+
+/** The summary table of a multi-context run; every string from a kubeconfig or a cluster is escaped. */
+export function summaryTable(command: string, rows: ContextRow[], totalMs: number, s: Style): string {
+  const failed = rows.filter((r) => r.status === 'failed').length;
+  const head = `${s.bold(`kubectl arch ${command}`)}${s.dim(` — ${rows.length} context${rows.length === 1 ? '' : 's'}: ${rows.length - failed} reached, ${failed} failed, ${seconds(totalMs)}`)}`;
+  const n = (r: ContextRow, k: Severity): string => (r.findings ? String(r.findings[k]) : '-');
+  const lines = columns(
+    [
+      ['CONTEXT', 'DISTRIBUTION', 'VERSION', 'CRITICAL', 'ERROR', 'WARNING', 'INFO', 'SUPPRESSED', 'TIME', 'WORST'],
+      ...rows.map((r) => [
+        termSafe(r.context),
+        termSafe(r.distribution ?? '-'),
+        termSafe(r.serverVersion ?? '-'),
+        n(r, 'critical'),
+        n(r, 'error'),
+        n(r, 'warning'),
+        n(r, 'info'),
+        r.suppressed === undefined ? '-' : String(r.suppressed),
+        seconds(r.durationMs),
+        r.error ? `${r.worst}: ${termSafe(r.error.message)}` : r.worst,
+      ]),
+    ],
+    { maxWidth: 40 },
+  );
+  return [head, '', ...lines, ''].join('\n') + '\n';
+}
+
+/** doctor, orphans and quorum: one context or many, in every output format. */
+export async function execute(command: string, args: GlobalArgs, fn: PerContext): Promise<number> {
+  const contexts = await fleetContexts(args);
+  const risks = acceptedRisks(args);
+  const t0 = performance.now();
+  const parallel = Number(args.parallel ?? DEFAULT_PARALLEL);
+  if (!Number.isInteger(parallel) || parallel < 1)
+    throw new InputError(`--parallel must be a whole number >= 1, found ${String(args.parallel)}`);
+  const done = contexts
+    ? await pool(contexts, parallel, (c) => runContext(c, args, risks, fn, true))
+    : [await runContext(args.context ?? '', args, risks, fn, false)];
+  const totalMs = performance.now() - t0;
+  // a single run is named by the context it resolved (or the snapshot)
+  if (!contexts) done[0]!.context = done[0]!.outcome?.source.context ?? done[0]!.outcome?.source.path ?? '';
+  const exitCode = Math.max(...done.map((d) => d.exitCode));
+  const out = args.output;
+  if (isMachineFormat(out)) {
+    const { renderFormat } = await import('../render/formats/index.js');
+    await write(
+      await renderFormat(
+        out,
+        done.map((d) => formatRun(command, d)),
+        { failOn: args['fail-on'], version: VERSION },
+      ),
+    );
+    return exitCode;
+  }
+  if (!contexts) {
+    const o = done[0]!.outcome!;
+    if (out === 'table') await write(await o.text(stdoutStyle(args)));
+    else await printStructured(o.structured, out);
+    return exitCode;
+  }
+  const rows = done.map(row);
+  if (out === 'json' || out === 'yaml') {
+    const all = done.flatMap((d) => d.outcome?.checks.flatMap((c) => c.findings) ?? []);
+    const list: ReportList = {
+      apiVersion: REPORT_API_VERSION,
+      kind: 'ReportList',
+      command,
+      summary: {
+        contexts: rows.length,
+        reached: rows.filter((r) => r.status === 'ok').length,
+        failed: rows.filter((r) => r.status === 'failed').length,
+        findings: countBySeverity(all),
+        suppressed: done.reduce((n, d) => n + (d.outcome?.suppressed.length ?? 0), 0),
+        exitCode,
+        durationMs: Math.round(totalMs),
+      },
+      contexts: rows,
+      items: done.flatMap((d) => (d.outcome ? [d.outcome.structured] : [])),
+    };
+    await printStructured(list, out);
+    return exitCode;
+  }
+  const s = stdoutStyle(args);
+  let text = summaryTable(command, rows, totalMs, s);
+  for (const d of done) {
+    text += `\n${s.bold(`═══ context ${termSafe(d.context)} ═══`)}\n`;
+    if (d.outcome) text += await d.outcome.text(s);
+    else text += `error: ${termSafe(d.error!.message)}\n${d.error!.hint ? `  hint: ${termSafe(d.error!.hint)}\n` : ''}`;
+  }
+  await write(text);
+  return exitCode;
+}
+
+function write(text: string): Promise<void> {
+  return new Promise<void>((resolve) => process.stdout.write(text, () => resolve()));
+}

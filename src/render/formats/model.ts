@@ -1,0 +1,47 @@
+// What the machine formats (SARIF, JUnit, Prometheus, PolicyReport) are made from: one run per context (one
+// for a single run), each with its check results after the accepted-risk rules and the findings they silenced.
+// A context that could not be reached is a run with its error and no checks.
+import type { SuppressedFinding } from '../../config/accepted.js';
+import type { CheckResult, Finding, ObjectRef, Severity } from '../../model.js';
+import { SEVERITY_RANK } from '../../model.js';
+import type { Report } from '../report.js';
+
+export const MACHINE_FORMATS = ['sarif', 'junit', 'prometheus', 'policyreport'] as const;
+export type MachineFormat = (typeof MACHINE_FORMATS)[number];
+export const OUTPUTS = ['table', 'json', 'yaml', ...MACHINE_FORMATS] as const;
+export type Output = (typeof OUTPUTS)[number];
+export const isMachineFormat = (o: string): o is MachineFormat => (MACHINE_FORMATS as readonly string[]).includes(o);
+
+export interface FormatRun {
+  command: string;
+  /** The kubeconfig context, or for a snapshot the context it was captured from (else its path). */
+  context: string;
+  source?: Report['source'];
+  distribution?: string;
+  serverVersion?: string;
+  checks: CheckResult[];
+  suppressed: SuppressedFinding[];
+  startedAt: Date;
+  durationMs: number;
+  /** Set when the context could not be analysed (no checks then). */
+  error?: { message: string; exitCode: number };
+  exitCode: number;
+}
+
+export interface FormatOptions {
+  failOn: 'none' | 'warning' | 'error';
+  version: string;
+}
+
+/** A finding counts as a failure (JUnit, SARIF "error"/"warning" vs the exit code) at or above --fail-on. */
+export const failing = (f: { severity: Severity }, failOn: FormatOptions['failOn']): boolean =>
+  failOn !== 'none' && SEVERITY_RANK[f.severity] >= SEVERITY_RANK[failOn];
+
+export const objectPath = (o: ObjectRef): string => `${o.namespace ?? '_cluster'}/${o.kind}/${o.name}`;
+
+export const findingsOf = (run: FormatRun): Finding[] => run.checks.flatMap((c) => c.findings);
+
+/** A stable identity for a finding across runs: check, code and the objects it names (not its wording). */
+export function findingKey(run: Pick<FormatRun, 'context'>, f: Pick<Finding, 'code' | 'objects'>): string {
+  return [run.context, f.code, ...f.objects.map(objectPath).sort()].join('|');
+}

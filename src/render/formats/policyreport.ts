@@ -1,0 +1,131 @@
+// wgpolicyk8s.io/v1alpha2 PolicyReport and ClusterPolicyReport objects (the Policy Report API of the
+// Kubernetes Policy working group, which Policy Reporter and Kyverno's tooling display), printed as YAML for
+// `kubectl apply -f -`. The plugin itself stays read-only: it prints; a person or a CronJob with a narrow role
+// applies them.
+//
+// One PolicyReport per namespace that holds an object of a finding, one ClusterPolicyReport for cluster-scoped
+// objects, findings without objects, and each check's pass/skip. policy = check id, rule = finding code;
+// critical/error findings are `fail`, warning/info `warn`, a skipped check `skip`, a suppressed finding `skip`
+// with the accepted-risk reason. Severity: critical→critical, error→high, warning→medium, info→info.
+import { dump } from 'js-yaml';
+import type { Finding, ObjectRef, Severity } from '../../model.js';
+import type { FormatOptions, FormatRun } from './model.js';
+
+export const POLICY_REPORT_API = 'wgpolicyk8s.io/v1alpha2';
+
+type Result = 'pass' | 'fail' | 'warn' | 'error' | 'skip';
+const RESULT: Record<Severity, Result> = { critical: 'fail', error: 'fail', warning: 'warn', info: 'warn' };
+const SEVERITY: Record<Severity, string> = { critical: 'critical', error: 'high', warning: 'medium', info: 'info' };
+
+interface PRResult {
+  source: string;
+  policy: string;
+  rule?: string;
+  category: string;
+  result: Result;
+  severity?: string;
+  scored: boolean;
+  message: string;
+  timestamp: { seconds: number; nanos: number };
+  resources?: Array<{ apiVersion?: string; kind: string; namespace?: string; name: string }>;
+  properties?: Record<string, string>;
+}
+
+const resourceRef = (o: ObjectRef) => ({
+  ...(o.apiVersion ? { apiVersion: o.apiVersion } : {}),
+  kind: o.kind,
+  ...(o.namespace ? { namespace: o.namespace } : {}),
+  name: o.name,
+});
+
+/** Object names must be DNS subdomains. */
+const dnsName = (s: string): string =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9.-]+/g, '-')
+    .replace(/^[^a-z0-9]+|[^a-z0-9]+$/g, '')
+    .slice(0, 253) || 'kubectl-arch';
+
+export function policyReportObjects(run: FormatRun): Array<Record<string, unknown>> {
+  const ts = { seconds: Math.floor(run.startedAt.getTime() / 1000), nanos: 0 };
+  const cluster: PRResult[] = [];
+  const byNs = new Map<string, PRResult[]>();
+  const add = (ns: string | undefined, r: PRResult): void => {
+    if (!ns) cluster.push(r);
+    else byNs.set(ns, [...(byNs.get(ns) ?? []), r]);
+  };
+  const forFinding = (f: Finding & { suppressedBy?: { reason: string; file: string; expires?: string } }): void => {
+    const base = (objects: ObjectRef[]): PRResult => ({
+      source: 'kubectl-arch',
+      policy: f.checkId,
+      rule: f.code,
+      category: run.command === 'doctor' ? 'kubectl-arch' : `kubectl-arch ${run.command}`,
+      result: f.suppressedBy ? 'skip' : RESULT[f.severity],
+      severity: SEVERITY[f.severity],
+      scored: true,
+      message: `${f.title}: ${f.message}`,
+      timestamp: ts,
+      ...(objects.length ? { resources: objects.map(resourceRef) } : {}),
+      properties: {
+        severity: f.severity,
+        ...(f.fix?.length ? { fix: f.fix.join('\n') } : {}),
+        ...(f.suppressedBy
+          ? {
+              suppressedBy: f.suppressedBy.reason,
+              suppressedIn: f.suppressedBy.file,
+              ...(f.suppressedBy.expires ? { expires: f.suppressedBy.expires } : {}),
+            }
+          : {}),
+      },
+    });
+    const namespaces = [...new Set(f.objects.map((o) => o.namespace ?? ''))];
+    if (namespaces.length === 0) return add(undefined, base([]));
+    for (const ns of namespaces) add(ns || undefined, base(f.objects.filter((o) => (o.namespace ?? '') === ns)));
+  };
+  for (const c of run.checks) {
+    for (const f of c.findings) forFinding(f);
+    if (c.status === 'passed' || c.status === 'skipped')
+      cluster.push({
+        source: 'kubectl-arch',
+        policy: c.id,
+        category: 'kubectl-arch',
+        result: c.status === 'passed' ? 'pass' : 'skip',
+        scored: true,
+        message: `${c.title}: ${c.status === 'passed' ? '' : 'skipped: '}${c.reason ?? ''}`,
+        timestamp: ts,
+      });
+  }
+  for (const f of run.suppressed) forFinding(f);
+  const summary = (rs: PRResult[]) => {
+    const s = { pass: 0, fail: 0, warn: 0, error: 0, skip: 0 };
+    for (const r of rs) s[r.result]++;
+    return s;
+  };
+  const name = dnsName(`kubectl-arch-${run.command}`);
+  const meta = (ns?: string) => ({
+    name,
+    ...(ns ? { namespace: ns } : {}),
+    labels: { 'app.kubernetes.io/managed-by': 'kubectl-arch', 'app.kubernetes.io/name': 'kubectl-arch' },
+    annotations: { 'kubectl-arch/context': run.context, 'kubectl-arch/command': run.command },
+  });
+  const out: Array<Record<string, unknown>> = [
+    { apiVersion: POLICY_REPORT_API, kind: 'ClusterPolicyReport', metadata: meta(), summary: summary(cluster), results: cluster },
+  ];
+  for (const [ns, rs] of [...byNs].sort(([a], [b]) => a.localeCompare(b)))
+    out.push({ apiVersion: POLICY_REPORT_API, kind: 'PolicyReport', metadata: meta(ns), summary: summary(rs), results: rs });
+  return out;
+}
+
+export function renderPolicyReports(runs: FormatRun[], _opts: FormatOptions): string {
+  const docs: string[] = [];
+  const line = (s: string): string => s.replace(/[\r\n\u2028\u2029]+/g, ' ');
+  for (const run of runs) {
+    if (run.error) {
+      docs.push(`# context ${line(run.context)}: not analysed: ${line(run.error.message)}\n`);
+      continue;
+    }
+    if (runs.length > 1) docs.push(`# context ${line(run.context)}: apply with kubectl --context ${line(run.context)} apply -f -\n`);
+    for (const o of policyReportObjects(run)) docs.push(`---\n${dump(o, { lineWidth: -1, noRefs: true })}`);
+  }
+  return docs.join('');
+}

@@ -1,0 +1,133 @@
+// SARIF 2.1.0 (OASIS), for code-scanning UIs: one run per context, one rule per finding code, one result per
+// finding (suppressed ones carry an external suppression with the rule's reason), skipped checks and
+// unreachable contexts as tool execution notifications. Validated against the official JSON schema in the tests.
+//
+// A finding is about cluster objects, not source lines. Code scanning (GitHub) requires a physical location with a
+// repository-relative path on every result, so each object becomes the path `k8s/<context>/<namespace|_cluster>/<Kind>/<name>`
+// (also given as a logical location); partialFingerprints keep an alert the same across runs.
+import { createHash } from 'node:crypto';
+import { CHECKS } from '../../checks/registry.js';
+import type { Finding, Severity } from '../../model.js';
+import { findingKey, objectPath, type FormatOptions, type FormatRun } from './model.js';
+
+export const SARIF_SCHEMA = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
+
+const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { critical: 'error', error: 'error', warning: 'warning', info: 'note' };
+
+/** Path segments safe in a URI reference: percent-encode each segment. */
+const seg = (s: string): string => encodeURIComponent(s);
+const artifactUri = (context: string, path?: string): string =>
+  ['k8s', seg(context || '_'), ...(path ? path.split('/').map(seg) : [])].join('/');
+
+function rules(run: FormatRun): Array<Record<string, unknown>> {
+  const ids = new Set(run.checks.map((c) => c.id));
+  const out: Array<Record<string, unknown>> = [];
+  for (const c of CHECKS.filter((x) => ids.has(x.id))) {
+    for (const [code, meaning] of Object.entries(c.codes)) {
+      out.push({
+        id: code,
+        name: code.replace(/[^A-Za-z0-9]/g, ''),
+        shortDescription: { text: String(meaning) },
+        fullDescription: { text: c.docs.what },
+        help: { text: `${c.docs.why}\n\nHow to fix: ${c.docs.fix}\n\nMore: kubectl arch explain ${code}` },
+        defaultConfiguration: { level: LEVEL[c.severity] },
+        properties: { checkId: c.id, tags: ['kubernetes', c.id] },
+      });
+    }
+  }
+  return out;
+}
+
+function result(run: FormatRun, f: Finding & { suppressedBy?: { reason: string; file: string; expires?: string } }, ruleIndex: number) {
+  const objects = f.objects.length ? f.objects : [undefined];
+  return {
+    ruleId: f.code,
+    ...(ruleIndex >= 0 ? { ruleIndex } : {}),
+    level: LEVEL[f.severity],
+    message: { text: `${f.title}\n${f.message}` },
+    locations: objects.map((o) => ({
+      physicalLocation: { artifactLocation: { uri: artifactUri(run.context, o ? objectPath(o) : undefined) } },
+      ...(o
+        ? {
+            logicalLocations: [
+              {
+                name: o.name,
+                fullyQualifiedName: `${run.context}/${objectPath(o)}`,
+                kind: 'resource',
+              },
+            ],
+          }
+        : {}),
+    })),
+    partialFingerprints: { 'kubectlArchFinding/v1': createHash('sha256').update(findingKey(run, f)).digest('hex').slice(0, 32) },
+    properties: {
+      severity: f.severity,
+      checkId: f.checkId,
+      ...(f.why ? { why: f.why } : {}),
+      ...(f.fix?.length ? { fix: f.fix } : {}),
+    },
+    ...(f.suppressedBy
+      ? {
+          suppressions: [
+            {
+              kind: 'external',
+              state: 'accepted',
+              justification: f.suppressedBy.reason,
+              location: { physicalLocation: { artifactLocation: { uri: f.suppressedBy.file.replace(/\\/g, '/') } } },
+              ...(f.suppressedBy.expires ? { properties: { expires: f.suppressedBy.expires } } : {}),
+            },
+          ],
+        }
+      : {}),
+  };
+}
+
+export function renderSarif(runs: FormatRun[], opts: FormatOptions): string {
+  const sarif = {
+    $schema: SARIF_SCHEMA,
+    version: '2.1.0',
+    runs: runs.map((run) => {
+      const rs = rules(run);
+      const index = (code: string): number => rs.findIndex((r) => r.id === code);
+      const notifications = [
+        ...(run.error ? [{ level: 'error', message: { text: `context ${run.context}: ${run.error.message}` } }] : []),
+        ...run.checks
+          .filter((c) => c.status === 'skipped')
+          .map((c) => ({ level: 'warning', message: { text: `${c.id} skipped: ${c.reason ?? ''}` }, descriptor: { id: c.id } })),
+        ...run.checks.flatMap((c) => c.notes.map((n) => ({ level: 'note', message: { text: `${c.id}: not visible: ${n}` } }))),
+      ];
+      return {
+        tool: {
+          driver: {
+            name: 'kubectl-arch',
+            semanticVersion: opts.version,
+            version: opts.version,
+            rules: rs,
+          },
+        },
+        automationDetails: { id: `kubectl-arch/${run.command}/${run.context}/` },
+        invocations: [
+          {
+            executionSuccessful: !run.error,
+            exitCode: run.exitCode,
+            startTimeUtc: run.startedAt.toISOString(),
+            endTimeUtc: new Date(run.startedAt.getTime() + run.durationMs).toISOString(),
+            ...(notifications.length ? { toolExecutionNotifications: notifications } : {}),
+          },
+        ],
+        results: [
+          ...run.checks.flatMap((c) => c.findings.map((f) => result(run, f, index(f.code)))),
+          ...run.suppressed.map((f) => result(run, f, index(f.code))),
+        ],
+        properties: {
+          context: run.context,
+          ...(run.source?.server ? { server: run.source.server } : {}),
+          ...(run.distribution ? { distribution: run.distribution } : {}),
+          ...(run.serverVersion ? { serverVersion: run.serverVersion } : {}),
+          failOn: opts.failOn,
+        },
+      };
+    }),
+  };
+  return JSON.stringify(sarif, null, 2) + '\n';
+}
