@@ -314,6 +314,9 @@ export async function loadScenario(cp, src, { outDir, referenceTime, now = Date.
           // an APIService backed by a Service would be probed by the aggregator at its (non-loopback) pod
           // addresses: only those whose Service has no ready address (nothing to dial) are loaded
           if (o.kind === 'APIService' && o.spec?.service && !noBackend(objs, o.spec.service)) continue;
+          // a local APIService (no Service) is the API server's own: its autoregister controller creates one per
+          // built-in group and per CRD group, and deletes any it did not create for a group it does not serve
+          if (o.kind === 'APIService' && !o.spec?.service) continue;
           const t = types.get(`${groupOf(o.apiVersion)}|${o.kind}`);
           if (!t) {
             errors.push(`${o.kind} ${o.metadata.name}: type not served`);
