@@ -363,6 +363,7 @@ describe('kube-apiserver served with a certificate of ours (servingCertDays)', (
   beforeAll(async () => {
     t0 = Date.now();
     cp = await startControlPlane({ apiserver, controllerManager, servingCertDays: 5 });
+    await grantReaders(cp);
   }, 120_000);
   afterAll(async () => {
     await cp?.stop();
@@ -397,5 +398,87 @@ describe('kube-apiserver served with a certificate of ours (servingCertDays)', (
 
   test('kube-controller-manager trusts it too: its garbage collector works', async () => {
     await cp.gcBarrier();
+  });
+
+  test('CERT01: doctor, as the reader through kubectl, names it from the handshake: error (7 days or less), its date', async () => {
+    const { code, report } = await doctor(cp);
+    const notAfter = new Date(
+      execFileSync('openssl', ['x509', '-enddate', '-noout', '-in', cp.servingCert!], { encoding: 'utf8' })
+        .trim()
+        .replace(/^notAfter=/, ''),
+    );
+    const c = report.checks.find((x) => x.id === 'apiserver-certificates')!;
+    const f = c.findings.find((x) => x.code === 'ARCH-CERT01')!;
+    expect(f).toBeDefined();
+    expect(f.severity).toBe('error');
+    expect(f.title).toBe(
+      `the API server's serving certificate expires in ${f.title.match(/in (\d+ ?\w+)/)?.[1]} (${notAfter.toISOString().slice(0, 10)})`,
+    );
+    expect(f.title).toMatch(/expires in (4|5) ?d/);
+    expect(f.message).toMatch(new RegExp(`valid until ${notAfter.toISOString().slice(0, 19)}`));
+    expect(c.findings.filter((x) => x.code === 'ARCH-CERT02')).toEqual([]); // the reader authenticates with a token
+    expect(code).toBe(1);
+  });
+});
+
+describe('a namespace the namespace controller cannot finish (an object inside keeps a finalizer nobody removes)', () => {
+  let cp: ControlPlane;
+  let conditions: Array<{ type: string; status: string; reason?: string; message?: string }> = [];
+  const ns = 'e2e-stuck';
+  beforeAll(async () => {
+    cp = await startControlPlane({ apiserver, controllerManager });
+    await grantReaders(cp);
+    expect((await cp.admin('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } })).status).toBe(
+      201,
+    );
+    const cm = await cp.admin('POST', `/api/v1/namespaces/${ns}/configmaps`, {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'held', finalizers: ['e2e.example.com/never-removed'] },
+      data: { a: '1' },
+    });
+    expect(cm.status).toBe(201);
+    expect((await cp.admin('DELETE', `/api/v1/namespaces/${ns}`)).status).toBe(200);
+    // the namespace controller deletes what it can, then says what remains in the namespace's conditions
+    conditions = await until(cp, `namespace ${ns}: NamespaceFinalizersRemaining`, async () => {
+      const c = (await cp.admin('GET', `/api/v1/namespaces/${ns}`)).json?.status?.conditions ?? [];
+      return c.some((x: any) => x.type === 'NamespaceFinalizersRemaining' && x.status === 'True') ? c : undefined;
+    });
+  }, 300_000);
+  afterAll(async () => {
+    await cp?.stop();
+  });
+
+  test('the real namespace controller keeps it Terminating and names the finalizer in its conditions', async () => {
+    const n = (await cp.admin('GET', `/api/v1/namespaces/${ns}`)).json;
+    expect(n.status.phase).toBe('Terminating');
+    expect(conditions.find((x) => x.type === 'NamespaceFinalizersRemaining')).toMatchObject({
+      status: 'True',
+      reason: 'SomeFinalizersRemain',
+      message: expect.stringContaining('e2e.example.com/never-removed in 1 resource instances'),
+    });
+  });
+
+  test('DEL02 names the namespace with the reason from its conditions (with --stuck-after 1s), DEL01 the object', async () => {
+    const r = await kubectl(['arch', 'doctor', '--kubeconfig', cp.kubeconfig, '--context', 'reader', '-o', 'json', '--stuck-after', '1s']);
+    const report = JSON.parse(r.stdout) as Report;
+    const c = report.checks.find((x) => x.id === 'stuck-deletions')!;
+    const del02 = c.findings.find((f) => f.code === 'ARCH-DEL02')!;
+    expect(del02.severity).toBe('error');
+    expect(del02.title).toMatch(new RegExp(`^namespace ${ns} has been Terminating for \\d+ ?\\w+: SomeFinalizersRemain$`));
+    expect(del02.message).toMatch(
+      /NamespaceFinalizersRemaining: SomeFinalizersRemain — Some content in the namespace has finalizers remaining: e2e\.example\.com\/never-removed in 1 resource instances/,
+    );
+    expect(del02.message).toMatch(
+      /Objects inside still deleting: ConfigMap e2e-stuck\/held \(finalizers e2e\.example\.com\/never-removed\)/,
+    );
+    expect(del02.objects.map((o) => `${o.kind} ${o.name}`)).toEqual(['Namespace e2e-stuck', 'ConfigMap held']);
+    expect(c.findings.filter((f) => f.code === 'ARCH-DEL01').map((f) => f.objects[0]!.name)).toEqual(['held']);
+    expect(r.code).toBe(1);
+    // before --stuck-after (default 10m) nothing is stuck yet
+    const calm = JSON.parse(
+      (await kubectl(['arch', 'doctor', '--kubeconfig', cp.kubeconfig, '--context', 'reader', '-o', 'json'])).stdout,
+    ) as Report;
+    expect(calm.checks.find((x) => x.id === 'stuck-deletions')!.findings).toEqual([]);
   });
 });
