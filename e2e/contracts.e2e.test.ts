@@ -196,3 +196,44 @@ describe('an object whose finalizer no controller removes', () => {
     expect(f.objects).toEqual([{ kind: 'ConfigMap', apiVersion: 'v1', namespace: 'finalizers', name: 'stuck' }]);
   });
 });
+
+describe('kubectl arch map on the real API server (after the failures above)', () => {
+  interface MapLine {
+    name: string;
+    detail: string;
+    checks?: Array<{ id: string; status: string; findings: number }>;
+  }
+  interface ArchMap {
+    kind: string;
+    source: { type: string; context?: string };
+    sections: Array<{ contract: string; lines: MapLine[] }>;
+  }
+
+  test('the door shows the webhook and the APIService in the request path, each with its failing check; exit 0 (a view)', async () => {
+    const r = await kubectl(['arch', 'map', '--kubeconfig', cp.kubeconfig, '--context', 'reader', '-o', 'json']);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    const m = JSON.parse(r.stdout) as ArchMap;
+    expect(m.kind).toBe('ArchMap');
+    expect(m.source).toMatchObject({ type: 'cluster', context: 'reader' });
+    expect(m.sections.map((s) => s.contract)).toEqual(['state', 'door', 'loops', 'interfaces']);
+    const door = m.sections.find((s) => s.contract === 'door')!.lines;
+    const line = (re: RegExp) => door.find((l) => re.test(l.name));
+    const guard = line(/e2e-guard/)!;
+    expect(guard.detail).toMatch(/1 webhook, 1 fail closed → guarded\/guard/);
+    // WH01 (no endpoints) and WH02 (the test's webhook carries no caBundle)
+    expect(guard.checks).toEqual([{ id: 'admission-webhooks', status: 'findings', worst: 'error', findings: 2 }]);
+    const gone = line(/v1beta1\.gone\.e2e\.example\.com/)!;
+    expect(gone.detail).toMatch(/→ finalizers\/gone-api, Available=False \(ServiceNotFound\)/);
+    expect(gone.checks).toEqual([expect.objectContaining({ id: 'aggregated-apis', status: 'findings', findings: 1 })]);
+    // the serving certificate the handshake showed (the harness's own, from its CA)
+    expect(line(/serving certificate/)!.detail).toMatch(/valid until \d{4}-\d\d-\d\d/);
+  });
+
+  test('the table names the four contracts', async () => {
+    const r = await kubectl(['arch', 'map', '--kubeconfig', cp.kubeconfig, '--context', 'reader']);
+    expect(r.code).toBe(0);
+    for (const h of ['STATE — lives only in etcd', 'DOOR — the API server is the only way in', 'LOOPS — everything else reconciles'])
+      expect(r.stdout).toContain(`\n${h}\n`);
+    expect(r.stdout).toMatch(/^INTERFACES/m);
+  });
+});
