@@ -201,6 +201,18 @@ describe('orphans and quorum commands', () => {
     expect(srv.requests.some((q) => q.path.includes('secrets'))).toBe(false);
     expect(srv.requests.every((q) => q.method === 'GET')).toBe(true);
   });
+
+  test('doctor lists Events once, from core/v1 (events.k8s.io/v1 is the same storage), each list path once', async () => {
+    srv.requests.length = 0;
+    const r = await arch(['doctor', '--kubeconfig', srv.kubeconfigPath, '-o', 'json', '--fail-on', 'none']);
+    expect(r.code).toBe(0);
+    const paths = srv.requests.map((q) => q.path);
+    expect(paths.filter((p) => p.startsWith('/apis/events.k8s.io/v1/events'))).toEqual([]);
+    expect(paths.filter((p) => p.startsWith('/api/v1/events')).length).toBeGreaterThan(0);
+    // a first page is asked for once per list (one need, one request), however many checks read it
+    const firstPages = paths.filter((p) => /[?&]limit=/.test(p) && !/[?&]continue=/.test(p));
+    expect(firstPages.length).toBe(new Set(firstPages).size);
+  });
 });
 
 describe('the real kubectl', () => {

@@ -123,8 +123,8 @@ export const apiserverCertificates = defineCheck({
   severity: 'critical',
   codes: CODES,
   needs: [
+    // core/v1 only: events.k8s.io/v1 is the same storage (events.k8s.io objects in snapshot files are still read)
     { ...R.events, optional: true, lost: 'K3s/RKE2 node certificate warnings (CertificateExpirationWarning) are not read' },
-    { ...R.eventsV1, optional: true },
   ],
   docs: {
     summary:
