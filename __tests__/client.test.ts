@@ -90,14 +90,37 @@ describe('cluster client', () => {
     expect(srv.requests.some((r) => r.path.startsWith('/api/v1/events'))).toBe(false);
   });
 
-  test('lean pods: metadata-only, Running marked from a status.phase=Running list; events filtered server-side', async () => {
+  test('lean pods: metadata-only, Running unless a status.phase!=Running list names them; events filtered server-side', async () => {
+    // two pods that do not run: a finished one and one waiting for a node
+    const stopped = new Map([
+      [objects.filter((o) => o.kind === 'Pod')[3]!.metadata.name, 'Succeeded'],
+      [objects.filter((o) => o.kind === 'Pod')[7]!.metadata.name, 'Pending'],
+    ]);
+    srv.setObjects(
+      EXAMPLE_TYPES,
+      objects.map((o) =>
+        o.kind === 'Pod' && stopped.has(o.metadata.name)
+          ? { ...o, status: { ...(o.status ?? {}), phase: stopped.get(o.metadata.name) } }
+          : o,
+      ),
+    );
     const s = await snap([R.podsLean, R.events]);
+    srv.setObjects(EXAMPLE_TYPES, objects);
     const pods = s.of(R.pods);
     expect(pods).toHaveLength(295);
-    expect(pods.every((p) => p.status?.phase === 'Running')).toBe(true);
+    expect(
+      pods
+        .filter((p) => p.status?.phase !== 'Running')
+        .map((p) => p.metadata.name)
+        .sort(),
+    ).toEqual([...stopped.keys()].sort());
+    expect(pods.filter((p) => p.status?.phase === 'Running')).toHaveLength(293);
     const podReqs = srv.requests.filter((r) => r.path.startsWith('/api/v1/pods'));
     expect(podReqs.every((r) => r.accept === METADATA_ACCEPT)).toBe(true);
-    expect(podReqs.some((r) => r.path.includes('fieldSelector=status.phase%3DRunning'))).toBe(true);
+    // the inverse filter: in a working cluster it matches few pods, so the second list stays small
+    expect(
+      podReqs.filter((r) => r.path.includes('fieldSelector=')).map((r) => new URL(r.path, 'https://x').searchParams.get('fieldSelector')),
+    ).toEqual(['status.phase!=Running']);
     const evReqs = srv.requests.filter((r) => r.path.startsWith('/api/v1/events'));
     expect(evReqs.map((r) => new URL(r.path, 'https://x').searchParams.get('fieldSelector'))).toEqual(R.events.fieldSelectors);
     // the K3s addon events (Warning and Normal) are kept, no duplicates

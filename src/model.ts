@@ -47,7 +47,7 @@ export interface Need extends ResourceType {
   trim?: (o: KObject) => KObject;
   /** List once per field selector (server-side filtering) and merge by uid, instead of one full list. */
   fieldSelectors?: readonly string[];
-  /** Pods: list metadata-only, then the Running ones (fieldSelector status.phase=Running) to mark their phase. */
+  /** Pods: list metadata-only, and those not running (fieldSelector status.phase!=Running) to mark the others Running. */
   runningPhase?: boolean;
   /** Always listed across all namespaces, even with -n (owners such as Argo CD Applications live elsewhere). */
   clusterWide?: boolean;

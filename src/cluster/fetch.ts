@@ -236,7 +236,7 @@ async function listOnceStep(client: ApiClient, n: Need, snap: Snapshot, opts: Fe
     // the lists run in parallel (the client bounds concurrency) because each paginates sequentially
     const selectors = n.fieldSelectors ?? [undefined];
     const parts = selectors.map(() => [] as KObject[]);
-    const running = new Set<string>();
+    const notRunning = new Set<string>();
     await Promise.all([
       ...selectors.map((fs, i) =>
         listOnce(
@@ -251,17 +251,19 @@ async function listOnceStep(client: ApiClient, n: Need, snap: Snapshot, opts: Fe
           },
         ),
       ),
-      // metadata-only lists carry no phase: a second, filtered metadata list says which pods run
+      // metadata-only lists carry no phase: a second, filtered metadata list names the pods that do not run.
+      // The inverse filter, because in a working cluster nearly every pod runs: this list stays small instead of
+      // a second copy of every pod (the server filters either way)
       ...(n.runningPhase && n.metadataOnly
         ? [
             listOnce(
-              'status.phase=Running',
+              'status.phase!=Running',
               true,
               (it) => {
                 const uid = (it?.metadata as { uid?: string } | undefined)?.uid;
-                if (uid) running.add(uid);
+                if (uid) notRunning.add(uid);
               },
-              () => running.clear(),
+              () => notRunning.clear(),
             ),
           ]
         : []),
@@ -276,7 +278,7 @@ async function listOnceStep(client: ApiClient, n: Need, snap: Snapshot, opts: Fe
     }
     if (n.runningPhase && n.metadataOnly) {
       for (const o of items)
-        o.status = { ...(o.status ?? {}), phase: o.metadata.uid && running.has(o.metadata.uid) ? 'Running' : undefined };
+        o.status = { ...(o.status ?? {}), phase: o.metadata.uid && !notRunning.has(o.metadata.uid) ? 'Running' : undefined };
     }
     if (n.metadataOnly && n.bodiesFor) await bodiesStep(client, n, items, take, snap, health);
     snap.addList(n.group, n.kind, items);
