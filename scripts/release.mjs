@@ -23,6 +23,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { gzip as gzipCb } from 'node:zlib';
 import { build } from 'esbuild';
+import { lazyStringWidth } from './lib/lazy-string-width.mjs';
 import {
   archiveName,
   llvmStrip,
@@ -85,6 +86,7 @@ const bundle = (entry, outfile) =>
     legalComments: 'none',
     logLevel: 'warning',
     loader: { '.yaml': 'text' },
+    plugins: [lazyStringWidth],
     define: {
       __VERSION__: JSON.stringify(pkg.version),
       'import.meta.url': '__kubectl_arch_url',
