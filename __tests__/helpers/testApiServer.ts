@@ -72,6 +72,7 @@ export async function startTestApiServer(opts: { types: ResourceType[]; objects:
     return n;
   };
 
+  const pending = new Set<ReturnType<typeof setTimeout>>();
   const server = https.createServer({ cert: certs.cert, key: certs.key }, (req, res) => {
     const url = new URL(req.url ?? '/', 'https://127.0.0.1');
     const accept = String(req.headers.accept ?? '');
@@ -254,8 +255,14 @@ export async function startTestApiServer(opts: { types: ResourceType[]; objects:
       }
       send(200, body);
     };
-    if (faults.slow?.resource === plural) setTimeout(reply, faults.slow.ms);
-    else reply();
+    if (faults.slow?.resource === plural) {
+      // a slow answer is a timer in this (the test's) process: cleared on close, or it keeps jest alive for its ms
+      const t = setTimeout(() => {
+        pending.delete(t);
+        if (!res.destroyed) reply();
+      }, faults.slow.ms);
+      pending.add(t);
+    } else reply();
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as AddressInfo).port;
@@ -304,6 +311,8 @@ export async function startTestApiServer(opts: { types: ResourceType[]; objects:
     },
     close: () =>
       new Promise<void>((r) => {
+        for (const t of pending) clearTimeout(t);
+        pending.clear();
         server.closeAllConnections();
         server.close(() => {
           rmSync(certs.dir, { recursive: true, force: true });
