@@ -33,6 +33,7 @@ const label = (o: KObject, k: string): string | undefined => o.metadata.labels?.
 
 export { isReady } from './lib/k8s.js';
 import { isReady } from './lib/k8s.js';
+import { byText } from './lib/order.js';
 
 export function nodeRoles(node: KObject): string[] {
   const roles = Object.keys(node.metadata.labels ?? {})
@@ -164,7 +165,7 @@ export function fingerprint(snap: Snapshot): Fingerprint {
     g.names.push(n.metadata.name);
     groups.set(key, g);
   }
-  const byRole = [...groups.values()].sort((a, b) => b.roles.length - a.roles.length || a.roles.join().localeCompare(b.roles.join()));
+  const byRole = [...groups.values()].sort((a, b) => b.roles.length - a.roles.length || byText(a.roles.join(), b.roles.join()));
   const serverWord = distribution === 'K3s' || distribution === 'RKE2';
   const parts = byRole.map((g) => {
     if (g.roles.length === 0)

@@ -3,10 +3,10 @@
 // every matching request ("failed calling webhook …: no endpoints available for service …"); one that matches
 // kube-system can block the control plane's own writes. The API server resolves a webhook Service through its
 // Endpoints (ready addresses only: k8s.io/apiserver pkg/util/proxy ResolveEndpoint), which is what is read here.
-import { X509Certificate } from 'node:crypto';
 import { refText, type KObject, type ObjectRef, type Severity } from '../model.js';
 import { R } from '../resources.js';
 import { defineCheck, finding, type CheckContext, type Draft } from './types.js';
+import { certNotAfter } from '../lib/der.js';
 
 const CODES = {
   'ARCH-WH01':
@@ -119,7 +119,7 @@ function caProblem(b64: string | undefined, now: Date): string | null {
   const ends: Date[] = [];
   for (const c of certs) {
     try {
-      ends.push(new Date(new X509Certificate(c).validTo));
+      ends.push(certNotAfter(c));
     } catch {
       return 'the caBundle holds a certificate that cannot be parsed';
     }

@@ -7,6 +7,7 @@ import type { Severity } from '../model.js';
 import { R } from '../resources.js';
 import { normaliseEvents } from '../retry/events.js';
 import { defineCheck, finding, type CheckContext, type Draft } from './types.js';
+import { byText } from '../lib/order.js';
 
 const CODES = {
   'ARCH-CERT01': "the API server's serving certificate expires soon (30 days: warning, 7: error) or has expired (critical)",
@@ -80,7 +81,7 @@ function nodeWarnings(ctx: CheckContext): NodeCerts[] {
       count: e.count,
     });
   }
-  return [...byNode.values()].sort((a, b) => a.node.localeCompare(b.node));
+  return [...byNode.values()].sort((a, b) => byText(a.node, b.node));
 }
 
 function nodeFindings(ctx: CheckContext): Array<Draft<Code>> {

@@ -8,6 +8,7 @@ import { refText, type KObject, type ObjectRef } from '../model.js';
 import { R } from '../resources.js';
 import { KUBELET_DNS } from './retry-loops.js';
 import { defineCheck, finding, type CheckContext, type Draft } from './types.js';
+import { byText } from '../lib/order.js';
 
 const CODES = {
   'ARCH-DNS01': 'cluster DNS has no ready endpoint: no pod can resolve names',
@@ -113,7 +114,7 @@ function dnsFindings(ctx: CheckContext, s: KObject, how: string): Array<Draft<Co
       const lookalikes = pods
         .filter((p) => /dns/.test(p.metadata.name) || POD_LABELS.includes(p.metadata.labels?.['k8s-app'] ?? ''))
         .filter((p) => !p.metadata.name.startsWith('node-local-dns') && p.metadata.labels?.['k8s-app'] !== 'node-local-dns')
-        .sort((a, b) => a.metadata.name.localeCompare(b.metadata.name));
+        .sort((a, b) => byText(a.metadata.name, b.metadata.name));
       why = `the selector ${selText} matches no pod in ${s.metadata.namespace}${
         lookalikes.length
           ? `; DNS pods there carry other labels: ${lookalikes

@@ -106,14 +106,16 @@ interface Done {
 
 async function runContext(name: string, args: GlobalArgs, risks: AcceptedRisks, fn: PerContext, member: boolean): Promise<Done> {
   const startedAt = new Date();
-  const t0 = performance.now();
+  // hrtime, not performance.now(): the global performance object loads perf_hooks (~3 ms at start)
+  const t0 = process.hrtime.bigint();
+  const since = (): number => Number(process.hrtime.bigint() - t0) / 1e6;
   const a: GlobalArgs = member ? { ...args, context: name, fleetMember: name } : args;
   try {
     const outcome = await fn(a, risks);
     return {
       context: name,
       startedAt,
-      durationMs: performance.now() - t0,
+      durationMs: since(),
       outcome,
       exitCode: exitFor(outcome.worstRank, args['fail-on']),
     };
@@ -124,7 +126,7 @@ async function runContext(name: string, args: GlobalArgs, risks: AcceptedRisks, 
         ? { message: e.message, ...(e.hint ? { hint: e.hint } : {}), exitCode: e.exitCode }
         : { message: `internal error: ${(e as Error)?.message ?? String(e)}`, exitCode: EXIT.INTERNAL };
     if (args.verbose && e instanceof Error && e.stack) process.stderr.write(`[${termSafe(name)}] ${termSafe(e.stack, true)}\n`);
-    return { context: name, startedAt, durationMs: performance.now() - t0, error, exitCode: error.exitCode };
+    return { context: name, startedAt, durationMs: since(), error, exitCode: error.exitCode };
   }
 }
 
@@ -216,14 +218,15 @@ export function summaryTable(command: string, rows: ContextRow[], totalMs: numbe
 export async function execute(command: string, args: GlobalArgs, fn: PerContext): Promise<number> {
   const contexts = await fleetContexts(args);
   const risks = acceptedRisks(args);
-  const t0 = performance.now();
+  const t0 = process.hrtime.bigint();
+  const since = (): number => Number(process.hrtime.bigint() - t0) / 1e6;
   const parallel = Number(args.parallel ?? DEFAULT_PARALLEL);
   if (!Number.isInteger(parallel) || parallel < 1)
     throw new InputError(`--parallel must be a whole number >= 1, found ${String(args.parallel)}`);
   const done = contexts
     ? await pool(contexts, parallel, (c) => runContext(c, args, risks, fn, true))
     : [await runContext(args.context ?? '', args, risks, fn, false)];
-  const totalMs = performance.now() - t0;
+  const totalMs = since();
   // a single run is named by the context it resolved (or the snapshot)
   if (!contexts) done[0]!.context = done[0]!.outcome?.source.context ?? done[0]!.outcome?.source.path ?? '';
   const exitCode = Math.max(...done.map((d) => d.exitCode));

@@ -16,6 +16,7 @@ import type { KObject } from '../model.js';
 import { R } from '../resources.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import { load } from 'js-yaml';
+import { byText } from '../lib/order.js';
 
 export type Role = 'voter' | 'learner' | 'unknown';
 export type Health = 'healthy' | 'unhealthy' | 'unknown';
@@ -235,7 +236,7 @@ function k0sMembers(snap: Snapshot): { members: Member[]; duplicates: QuorumView
   const members: Member[] = [];
   const duplicates: QuorumView['duplicates'] = [];
   const seen = new Map<string, string>();
-  for (const m of [...snap.of(R.k0sEtcdMembers)].sort((a, b) => a.metadata.name.localeCompare(b.metadata.name))) {
+  for (const m of [...snap.of(R.k0sEtcdMembers)].sort((a, b) => byText(a.metadata.name, b.metadata.name))) {
     const joined = cond(m, 'Joined');
     if (joined?.status === 'False') continue; // left the cluster: kept for tracking only
     const id = typeof m.status?.memberID === 'string' ? m.status.memberID.toLowerCase() : undefined;

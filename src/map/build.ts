@@ -10,6 +10,7 @@ import { human } from '../lib/time.js';
 import { worstRank, type CheckResult, type CheckStatus, type KObject, type ObjectRef, type Severity } from '../model.js';
 import { R } from '../resources.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
+import { byText } from '../lib/order.js';
 
 export type Contract = 'state' | 'door' | 'loops' | 'interfaces';
 
@@ -189,7 +190,7 @@ function leaders(snap: Snapshot, now: Date): Array<{ ns: string; name: string; h
         stale: !(renewedMs <= Math.max(dur * 4, 60_000)),
       };
     })
-    .sort((a, b) => a.ns.localeCompare(b.ns) || a.name.localeCompare(b.name));
+    .sort((a, b) => byText(a.ns, b.ns) || byText(a.name, b.name));
 }
 
 function loopsSection(snap: Snapshot, results: CheckResult[], now: Date, controlPlane: string): MapSection {

@@ -8,6 +8,7 @@
 import { refText } from '../model.js';
 import { termSafe } from '../render/safe.js';
 import type { OrphanGroup, StorageNote } from './scan.js';
+import { byText } from '../lib/order.js';
 
 const ORDER: Record<string, number> = {
   Ingress: 0,
@@ -79,10 +80,7 @@ function groupLines(g: OrphanGroup): string[] {
   }
   const cmd = (s: string): string => (hold ? `# ${s}` : s);
   const objs = [...g.objects].sort(
-    (a, b) =>
-      rank(a.kind, Boolean(a.namespace)) - rank(b.kind, Boolean(b.namespace)) ||
-      a.kind.localeCompare(b.kind) ||
-      a.name.localeCompare(b.name),
+    (a, b) => rank(a.kind, Boolean(a.namespace)) - rank(b.kind, Boolean(b.namespace)) || byText(a.kind, b.kind) || byText(a.name, b.name),
   );
   for (const o of objs) {
     if (o.kind === 'Namespace' && !o.namespace) continue; // decided below, with what else it holds

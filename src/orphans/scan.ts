@@ -21,6 +21,7 @@ import {
   type Confidence,
   type Signal,
 } from './tracking.js';
+import { byText } from '../lib/order.js';
 
 export { parseTrackingId } from './tracking.js';
 export type { Confidence, Signal } from './tracking.js';
@@ -364,7 +365,7 @@ export function scanOrphans(snap: Snapshot): OrphanReport {
         Number(b.liveness.servingTraffic) - Number(a.liveness.servingTraffic) ||
         b.liveness.runningPods - a.liveness.runningPods ||
         (b.confidence === 'high' ? 1 : 0) - (a.confidence === 'high' ? 1 : 0) ||
-        a.owner.name.localeCompare(b.owner.name),
+        byText(a.owner.name, b.owner.name),
     );
 
   const elsewhereOut: ElsewhereGroup[] = [...elsewhere.values()].map((e) => {
@@ -411,8 +412,8 @@ export function scanOrphans(snap: Snapshot): OrphanReport {
       children,
     });
   }
-  dangling.sort((a, b) => `${a.kind}/${a.namespace}/${a.name}`.localeCompare(`${b.kind}/${b.namespace}/${b.name}`));
-  kept.sort((a, b) => `${a.kind}/${a.namespace}/${a.name}`.localeCompare(`${b.kind}/${b.namespace}/${b.name}`));
+  dangling.sort((a, b) => byText(`${a.kind}/${a.namespace}/${a.name}`, `${b.kind}/${b.namespace}/${b.name}`));
+  kept.sort((a, b) => byText(`${a.kind}/${a.namespace}/${a.name}`, `${b.kind}/${b.namespace}/${b.name}`));
   return {
     argo: {
       visible: argo.state === 'listed',

@@ -8,6 +8,7 @@ import type { KObject, Severity } from '../model.js';
 import { ClusterBuilder } from './builder.js';
 import { CAPTURED, FIELD_NOTES_HEADER, fieldNotesBase, fillFieldNotes } from './field-notes.js';
 import { kubeadmBase } from './kubeadm.js';
+import { byText } from '../lib/order.js';
 
 export { CAPTURED };
 
@@ -155,7 +156,7 @@ export function files(b: Built, withHeader = true): Map<string, string> {
   }
   // the objects as `kubectl get -o json` writes a List: JSON parses about ten times faster than YAML, and the
   // example is what `doctor --snapshot` start-up is measured on (npm run bench)
-  for (const [f, items] of [...lists].sort(([a], [b2]) => a.localeCompare(b2)))
+  for (const [f, items] of [...lists].sort(([a], [b2]) => byText(a, b2)))
     out.set(f, `${JSON.stringify({ apiVersion: 'v1', kind: 'List', metadata: { resourceVersion: '' }, items }, null, 2)}\n`);
   return out;
 }

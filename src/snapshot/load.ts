@@ -14,6 +14,7 @@ import { InputError } from '../errors.js';
 import type { KObject } from '../model.js';
 import { Snapshot, SNAPSHOT_API_VERSION, SNAPSHOT_END_KIND, type SnapshotHeader } from './snapshot.js';
 import { shapeProblem } from './validate.js';
+import { byText } from '../lib/order.js';
 
 const SNAPSHOT_EXT = /\.(ya?ml|json)$/i;
 /** JSON cannot be parsed in pieces; V8 strings stop at ~512 MiB. */
@@ -34,7 +35,7 @@ export function snapshotFiles(path: string): string[] {
   if (!st.isDirectory()) return [path];
   const out: string[] = [];
   const walk = (dir: string): void => {
-    for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => byText(a.name, b.name))) {
       const p = join(dir, e.name);
       if (e.isDirectory()) walk(p);
       else if (SNAPSHOT_EXT.test(e.name)) out.push(p);

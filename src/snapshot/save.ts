@@ -5,6 +5,7 @@
 // the end marker is missing and the loader rejects the file instead of reading a partial cluster.
 import { dump } from 'js-yaml';
 import { Snapshot, SNAPSHOT_API_VERSION, SNAPSHOT_END_KIND } from './snapshot.js';
+import { byText } from '../lib/order.js';
 
 function yamlDoc(v: unknown): string {
   try {
@@ -16,7 +17,7 @@ function yamlDoc(v: unknown): string {
 
 export function* snapshotDocuments(snap: Snapshot, format: 'yaml' | 'json'): Generator<string> {
   const header = { apiVersion: SNAPSHOT_API_VERSION, kind: 'SnapshotHeader', endMarker: true, ...snap.finalHeader() };
-  const lists = snap.lists().sort(([a], [b]) => a.localeCompare(b));
+  const lists = snap.lists().sort(([a], [b]) => byText(a, b));
   const end = { apiVersion: SNAPSHOT_API_VERSION, kind: SNAPSHOT_END_KIND, objects: snap.count() };
   if (format === 'json') {
     // one JSON List holding everything; the header and the end marker ride along as items

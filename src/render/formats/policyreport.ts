@@ -10,6 +10,7 @@
 import { dump } from 'js-yaml';
 import type { Finding, ObjectRef, Severity } from '../../model.js';
 import type { FormatOptions, FormatRun } from './model.js';
+import { byText } from '../../lib/order.js';
 
 export const POLICY_REPORT_API = 'wgpolicyk8s.io/v1alpha2';
 
@@ -111,7 +112,7 @@ export function policyReportObjects(run: FormatRun): Array<Record<string, unknow
   const out: Array<Record<string, unknown>> = [
     { apiVersion: POLICY_REPORT_API, kind: 'ClusterPolicyReport', metadata: meta(), summary: summary(cluster), results: cluster },
   ];
-  for (const [ns, rs] of [...byNs].sort(([a], [b]) => a.localeCompare(b)))
+  for (const [ns, rs] of [...byNs].sort(([a], [b]) => byText(a, b)))
     out.push({ apiVersion: POLICY_REPORT_API, kind: 'PolicyReport', metadata: meta(ns), summary: summary(rs), results: rs });
   return out;
 }
