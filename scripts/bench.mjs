@@ -22,56 +22,65 @@ const time = (cmd, args) => {
   const r = spawnSync(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'], env });
   return { ms: Number(process.hrtime.bigint() - t0) / 1e6, status: r.status, error: r.error };
 };
-function measure(cmd, args) {
-  const probe = time(cmd, args);
-  if (probe.error || (probe.status !== 0 && probe.status !== 1)) return null;
-  time(cmd, args);
-  const xs = Array.from({ length: N }, () => time(cmd, args).ms).sort((a, b) => a - b);
-  const med = xs.length % 2 ? xs[(xs.length - 1) / 2] : (xs[xs.length / 2 - 1] + xs[xs.length / 2]) / 2;
-  return { min: xs[0], med, max: xs[xs.length - 1] };
+// Every case is registered first, then the runs go round-robin (one run of each case, N times): a machine that
+// gets busier or quieter during the benchmark moves every case alike, so the ratios hold.
+const cases = [];
+const add = (name, cmd, args) => cases.push({ name, cmd, args, xs: [] });
+add('node -e 0', NODE, ['-e', '0']);
+add('kubectl version --client', 'kubectl', ['version', '--client']);
+const commands = (exe, label) => {
+  add(`${label} version`, exe, ['version']);
+  add(`${label} --help`, exe, ['--help']);
+  add(`${label} __complete explain ''`, exe, ['__complete', 'explain', '']);
+  add(`${label} doctor --snapshot examples/field-notes-k3s`, exe, ['doctor', '--snapshot', EX, '--fail-on', 'none']);
+  add(`${label} orphans --snapshot examples/field-notes-k3s`, exe, ['orphans', '--snapshot', EX, '--fail-on', 'none']);
+};
+commands(BIN, 'npm:');
+add("npm: kubectl_complete-arch explain ''", join(ROOT, 'bin/kubectl_complete-arch'), ['explain', '']);
+add("npm: kubectl __complete arch explain '' (real kubectl)", 'kubectl', ['__complete', 'arch', 'explain', '']);
+// the single-executable build for this machine, from npm run package or npm run release
+const arch = { x64: 'amd64', arm64: 'arm64' }[process.arch] ?? process.arch;
+const tgz = join(ROOT, `dist/release/kubectl-arch_${process.platform}_${arch}.tar.gz`);
+let noSea = '';
+if (existsSync(tgz)) {
+  const dir = mkdtempSync(join(tmpdir(), 'ka-bench-'));
+  spawnSync('tar', ['-xzf', tgz, '-C', dir]);
+  commands(join(dir, 'kubectl-arch'), 'sea:');
+} else {
+  noSea = `(no ${tgz}: npm run package builds it)`;
 }
-const fmt = (x) => `${x.toFixed(0)}ms`.padStart(7);
-let floor = 0,
-  kubectl = 0;
-function row(name, cmd, args) {
-  const m = measure(cmd, args);
-  if (!m) {
-    console.log(`${name.padEnd(52)} (not available)`);
-    return;
-  }
-  const ratio = (d) => (d ? `${(m.med / d).toFixed(2)}x`.padStart(7) : '      -');
-  console.log(`${name.padEnd(52)} ${fmt(m.min)} ${fmt(m.med)} ${fmt(m.max)} ${ratio(floor)} ${ratio(kubectl)}`);
-  return m;
+// a probe and a warm-up run each (page cache, compile cache); a case that cannot run is left out
+for (const c of cases) {
+  const probe = time(c.cmd, c.args);
+  c.ok = !probe.error && (probe.status === 0 || probe.status === 1);
+  if (c.ok) time(c.cmd, c.args);
 }
+for (let i = 0; i < N; i++) for (const c of cases) if (c.ok) c.xs.push(time(c.cmd, c.args).ms);
 
+const fmt = (x) => `${x.toFixed(0)}ms`.padStart(7);
+const stats = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const med = s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  return { min: s[0], med, max: s[s.length - 1] };
+};
 console.log(
-  `kubectl-arch start-up benchmark, ${N} runs each (after 2 warm-up runs), node ${spawnSync(NODE, ['--version']).stdout.toString().trim()}`,
+  `kubectl-arch start-up benchmark, ${N} rounds (each case once per round, after a warm-up run), node ${spawnSync(NODE, ['--version']).stdout.toString().trim()}`,
 );
 console.log(
   `${'command'.padEnd(52)} ${'min'.padStart(7)} ${'median'.padStart(7)} ${'max'.padStart(7)} ${'/node'.padStart(7)} ${'/kubectl'.padStart(7)}`,
 );
-floor = row('node -e 0', NODE, ['-e', '0'])?.med ?? 0;
-kubectl = row('kubectl version --client', 'kubectl', ['version', '--client'])?.med ?? 0;
-const cases = (exe, label) => {
-  row(`${label} version`, exe, ['version']);
-  row(`${label} --help`, exe, ['--help']);
-  row(`${label} __complete explain ''`, exe, ['__complete', 'explain', '']);
-  row(`${label} doctor --snapshot examples/field-notes-k3s`, exe, ['doctor', '--snapshot', EX, '--fail-on', 'none']);
-  row(`${label} orphans --snapshot examples/field-notes-k3s`, exe, ['orphans', '--snapshot', EX, '--fail-on', 'none']);
-};
-cases(BIN, 'npm:');
-row("npm: kubectl_complete-arch explain ''", join(ROOT, 'bin/kubectl_complete-arch'), ['explain', '']);
-row("npm: kubectl __complete arch explain '' (real kubectl)", 'kubectl', ['__complete', 'arch', 'explain', '']);
-// the single-executable build for this machine, from npm run package or npm run release
-const arch = { x64: 'amd64', arm64: 'arm64' }[process.arch] ?? process.arch;
-const tgz = join(ROOT, `dist/release/kubectl-arch_${process.platform}_${arch}.tar.gz`);
-if (existsSync(tgz)) {
-  const dir = mkdtempSync(join(tmpdir(), 'ka-bench-'));
-  spawnSync('tar', ['-xzf', tgz, '-C', dir]);
-  cases(join(dir, 'kubectl-arch'), 'sea:');
-} else {
-  console.log(`(no ${tgz}: npm run package builds it)`);
+const floor = cases[0].ok ? stats(cases[0].xs).med : 0;
+const kubectl = cases[1].ok ? stats(cases[1].xs).med : 0;
+for (const c of cases) {
+  if (!c.ok) {
+    console.log(`${c.name.padEnd(52)} (not available)`);
+    continue;
+  }
+  const m = stats(c.xs);
+  const ratio = (d) => (d && c !== cases[0] && !(d === kubectl && c === cases[1]) ? `${(m.med / d).toFixed(2)}x`.padStart(7) : '      -');
+  console.log(`${c.name.padEnd(52)} ${fmt(m.min)} ${fmt(m.med)} ${fmt(m.max)} ${ratio(floor)} ${ratio(kubectl)}`);
 }
+if (noSea) console.log(noSea);
 
 // then the orphan scan at scale (issue: peak RSS <= 250 MB at 50,000 objects, within 1.5x of listing)
 if (process.env.BENCH_SKIP_SCALE !== '1') await import('./bench-orphans.mjs');
