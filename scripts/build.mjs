@@ -5,7 +5,7 @@ import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
 import { renderExplain, renderHelp } from './lib/help.mjs';
 import { builtinsByRequire } from './lib/builtins-by-require.mjs';
-import { lazyStringWidth } from './lib/lazy-string-width.mjs';
+import { lazyDeps } from './lib/lazy-deps.mjs';
 
 const [maj, min] = process.versions.node.split('.').map(Number);
 if (maj < 22 || (maj === 22 && min < 19)) {
@@ -38,7 +38,7 @@ const bundle = (help, explain) =>
     legalComments: 'none',
     logLevel: 'warning',
     loader: { '.yaml': 'text' },
-    plugins: [lazyStringWidth, builtinsByRequire],
+    plugins: [lazyDeps, builtinsByRequire],
     define: { __VERSION__: JSON.stringify(pkg.version), __HELP__: JSON.stringify(help), __EXPLAIN__: JSON.stringify(explain) },
     // some CommonJS dependencies call require() for Node built-ins
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },

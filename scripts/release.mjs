@@ -23,7 +23,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { gzip as gzipCb } from 'node:zlib';
 import { build } from 'esbuild';
-import { lazyStringWidth } from './lib/lazy-string-width.mjs';
+import { lazyDeps } from './lib/lazy-deps.mjs';
 import {
   archiveName,
   llvmStrip,
@@ -86,7 +86,7 @@ const bundle = (entry, outfile) =>
     legalComments: 'none',
     logLevel: 'warning',
     loader: { '.yaml': 'text' },
-    plugins: [lazyStringWidth],
+    plugins: [lazyDeps],
     define: {
       __VERSION__: JSON.stringify(pkg.version),
       'import.meta.url': '__kubectl_arch_url',

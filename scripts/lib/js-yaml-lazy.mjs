@@ -1,4 +1,4 @@
-// Build-time stand-in for `js-yaml` in our own code (scripts/lib/lazy-string-width.mjs resolves imports here):
+// Build-time stand-in for `js-yaml` in our own code (scripts/lib/lazy-deps.mjs resolves imports here):
 // js-yaml builds its schemas at its top level (~5 ms), which every command paid though most runs read and write
 // no YAML (the example snapshot is JSON). The real module is loaded on first call.
 let real;

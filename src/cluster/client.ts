@@ -5,6 +5,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { ClusterError } from '../errors.js';
 import type { Deadline } from './deadline.js';
+import { stopwatch } from '../lib/time.js';
 
 export const METADATA_ACCEPT = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
 
@@ -260,7 +261,7 @@ export class ApiClient {
     let attempt = 0;
     for (;;) {
       await this.slot();
-      const t0 = performance.now();
+      const elapsed = stopwatch();
       let res: ApiResponse | undefined;
       let err: unknown;
       try {
@@ -270,7 +271,7 @@ export class ApiClient {
       } finally {
         this.release();
       }
-      const ms = Math.round(performance.now() - t0);
+      const ms = Math.round(elapsed());
       const status = res?.status ?? 0;
       this.requests.push({ path, status, ms });
       this.opts.log?.(`GET ${path} ${res ? status : `failed (${(err as Error).message})`} ${ms}ms`);
@@ -297,9 +298,9 @@ export class ApiClient {
   /** One GET without retries, whatever the status (for /readyz, whose 500 body is the answer). It takes
    *  no request slot: a health probe must not queue behind lists that hang. */
   async getRaw(path: string, accept = 'text/plain', timeoutMs?: number): Promise<ApiResponse> {
-    const t0 = performance.now();
+    const elapsed = stopwatch();
     const res = await this.once(path, accept, timeoutMs);
-    const ms = Math.round(performance.now() - t0);
+    const ms = Math.round(elapsed());
     this.requests.push({ path, status: res.status, ms });
     this.opts.log?.(`GET ${path} ${res.status} ${ms}ms`);
     return res;

@@ -4,7 +4,7 @@ import { runChecks } from '../checks/run.js';
 import { suppressInChecks } from '../config/accepted.js';
 import { fingerprint, FINGERPRINT_NEEDS } from '../fingerprint.js';
 import type { Need } from '../model.js';
-import { DEFAULT_SETTINGS, type NodeGet } from '../checks/types.js';
+import { DEFAULT_SETTINGS, type NodeGet, type Settings } from '../checks/types.js';
 import { REPORT_API_VERSION, summarize, worst, type Report } from '../render/report.js';
 import { acquire, parseDuration, type GlobalArgs } from './common.js';
 import { execute, placeOf, risksInfo, type PerContext } from './fleet.js';
@@ -32,37 +32,38 @@ function stuckAfter(args: DoctorArgs): number {
     : parseDuration(args['stuck-after'], DEFAULT_SETTINGS.stuckAfterMs, '--stuck-after');
 }
 
-/** One context: acquire, run every check, apply the accepted-risk rules. */
-export const doctorOne: PerContext = async (args: DoctorArgs, risks) => {
-  const { needs, extra } = collect(Boolean(args.deep));
-  const { snap, source } = await acquire(args, needs, extra);
-  const settings = { stuckAfterMs: stuckAfter(args) };
-  const after = suppressInChecks(runChecks(CHECKS, snap, { deep: args.deep, settings }), risks, placeOf(source));
-  const fp = fingerprint(snap);
-  const report: Report = {
-    apiVersion: REPORT_API_VERSION,
-    kind: 'Report',
-    command: 'doctor',
-    source,
-    fingerprint: fp,
-    summary: summarize(after.checks, after.suppressed.length),
-    checks: after.checks,
-    suppressed: after.suppressed,
-    acceptedRisks: risksInfo(risks),
+/** One context: acquire, run every check with these settings, apply the accepted-risk rules. */
+const doctorOne =
+  (settings: Settings): PerContext =>
+  async (args: DoctorArgs, risks) => {
+    const { needs, extra } = collect(Boolean(args.deep));
+    const { snap, source } = await acquire(args, needs, extra);
+    const after = suppressInChecks(runChecks(CHECKS, snap, { deep: args.deep, settings }), risks, placeOf(source));
+    const fp = fingerprint(snap);
+    const report: Report = {
+      apiVersion: REPORT_API_VERSION,
+      kind: 'Report',
+      command: 'doctor',
+      source,
+      fingerprint: fp,
+      summary: summarize(after.checks, after.suppressed.length),
+      checks: after.checks,
+      suppressed: after.suppressed,
+      acceptedRisks: risksInfo(risks),
+    };
+    return {
+      structured: report as unknown as Record<string, unknown>,
+      text: async (s) => (await import('../render/text.js')).renderText(report, s),
+      checks: after.checks,
+      suppressed: after.suppressed,
+      worstRank: worst(after.checks),
+      source,
+      distribution: fp.distribution,
+      serverVersion: fp.serverVersion,
+    };
   };
-  return {
-    structured: report as unknown as Record<string, unknown>,
-    text: async (s) => (await import('../render/text.js')).renderText(report, s),
-    checks: after.checks,
-    suppressed: after.suppressed,
-    worstRank: worst(after.checks),
-    source,
-    distribution: fp.distribution,
-    serverVersion: fp.serverVersion,
-  };
-};
 
 export async function doctor(args: DoctorArgs): Promise<number> {
-  stuckAfter(args);
-  return execute('doctor', args, doctorOne);
+  const settings = { stuckAfterMs: stuckAfter(args) }; // before any request, once for every context
+  return execute('doctor', args, doctorOne(settings));
 }

@@ -15,6 +15,7 @@ import { columns } from '../render/table.js';
 import { VERSION } from '../version.js';
 import { exitFor, stdoutStyle, type Acquired, type GlobalArgs } from './common.js';
 import { printStructured } from './output.js';
+import { stopwatch } from '../lib/time.js';
 
 /** What one context's run gives, whatever the command. */
 export interface Outcome {
@@ -106,9 +107,7 @@ interface Done {
 
 async function runContext(name: string, args: GlobalArgs, risks: AcceptedRisks, fn: PerContext, member: boolean): Promise<Done> {
   const startedAt = new Date();
-  // hrtime, not performance.now(): the global performance object loads perf_hooks (~3 ms at start)
-  const t0 = process.hrtime.bigint();
-  const since = (): number => Number(process.hrtime.bigint() - t0) / 1e6;
+  const since = stopwatch();
   const a: GlobalArgs = member ? { ...args, context: name, fleetMember: name } : args;
   try {
     const outcome = await fn(a, risks);
@@ -218,8 +217,7 @@ export function summaryTable(command: string, rows: ContextRow[], totalMs: numbe
 export async function execute(command: string, args: GlobalArgs, fn: PerContext): Promise<number> {
   const contexts = await fleetContexts(args);
   const risks = acceptedRisks(args);
-  const t0 = process.hrtime.bigint();
-  const since = (): number => Number(process.hrtime.bigint() - t0) / 1e6;
+  const since = stopwatch();
   const parallel = Number(args.parallel ?? DEFAULT_PARALLEL);
   if (!Number.isInteger(parallel) || parallel < 1)
     throw new InputError(`--parallel must be a whole number >= 1, found ${String(args.parallel)}`);

@@ -329,7 +329,7 @@ export function scanOrphans(snap: Snapshot): OrphanReport {
   }
   const pvs = new Map(snap.of(R.persistentvolumes).map((p) => [p.metadata.name, p] as const));
   const order = (x: KObject): string => `${x.kind}\u0000${x.metadata.namespace ?? ''}\u0000${x.metadata.name}`;
-  const sortObjs = (objs: KObject[]): KObject[] => [...objs].sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
+  const sortObjs = (objs: KObject[]): KObject[] => [...objs].sort((a, b) => byText(order(a), order(b)));
   const toOrphan = (o: KObject, signal: Signal): OrphanObject => ({ ...ref(o), signal, created: o.metadata.creationTimestamp });
   const signalOf = (o: KObject, attrSignal: Signal): Signal =>
     o.metadata.annotations?.['argocd.argoproj.io/tracking-id']

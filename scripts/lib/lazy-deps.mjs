@@ -1,7 +1,8 @@
-// esbuild plugin: yargs, cliui and wrap-ansi measure text through string-width; they get one copy, built on
-// first use (see string-width-lazy.mjs), yargs' `assert` and our own `js-yaml` are loaded on first call
-// (assert-lazy.mjs, js-yaml-lazy.mjs); for
-// both the npm bundle (scripts/build.mjs) and the single executables (scripts/release.mjs).
+// esbuild plugin: dependencies whose module top level costs start-up time, loaded on first use instead, for both
+// the npm bundle (scripts/build.mjs) and the single executables (scripts/release.mjs). yargs, cliui and wrap-ansi
+// measure text through string-width and get one copy (string-width-lazy.mjs); yargs' `assert` (assert-lazy.mjs)
+// and our own `js-yaml` (js-yaml-lazy.mjs) are loaded on first call. esbuild turns each stand-in's require() of
+// the real ES module into a lazy initialiser.
 import { fileURLToPath } from 'node:url';
 
 const LAZY = fileURLToPath(new URL('./string-width-lazy.mjs', import.meta.url));
@@ -10,8 +11,8 @@ const YAML = fileURLToPath(new URL('./js-yaml-lazy.mjs', import.meta.url));
 const YAML_EAGER = fileURLToPath(new URL('../../node_modules/js-yaml/dist/js-yaml.mjs', import.meta.url));
 const EAGER = fileURLToPath(new URL('../../node_modules/yargs/node_modules/string-width/index.js', import.meta.url));
 
-export const lazyStringWidth = {
-  name: 'lazy-string-width',
+export const lazyDeps = {
+  name: 'lazy-deps',
   setup(b) {
     b.onResolve({ filter: /^string-width$/ }, (args) =>
       /[\\/]node_modules[\\/](yargs|cliui|wrap-ansi)[\\/]/.test(args.importer) ? { path: LAZY } : undefined,
