@@ -12,8 +12,8 @@ import net from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadAll } from 'js-yaml';
 import { buildApiserver, startControlPlane, USERS } from './lib/cluster.mjs';
+import { grantReaders } from './lib/readers.mjs';
 
 const N = Number(process.env.BENCH_FLEET_CLUSTERS ?? 4);
 const PER = Number(process.env.BENCH_FLEET_OBJECTS ?? 1500);
@@ -43,18 +43,7 @@ async function pool(items, limit, fn) {
 }
 
 async function load(cp, objects) {
-  const role = [];
-  loadAll(readFileSync(new URL('../deploy/clusterrole.yaml', import.meta.url), 'utf8'), (d) => {
-    if (d?.metadata?.name === 'kubectl-arch-reader') role.push(d);
-  });
-  await cp.admin('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', role[0]);
-  await cp.admin('POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
-    apiVersion: 'rbac.authorization.k8s.io/v1',
-    kind: 'ClusterRoleBinding',
-    metadata: { name: 'reader' },
-    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'kubectl-arch-reader' },
-    subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: USERS.reader.name }],
-  });
+  await grantReaders(cp);
   for (let n = 0; n < 20; n++)
     await cp.admin('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: `ns${n}` } });
   const items = Array.from({ length: objects }, (_, i) => i);

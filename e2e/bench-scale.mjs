@@ -5,9 +5,8 @@
 // log), against the lower bound: the same client listing the same types metadata-only with nothing
 // else done (scripts/list-only.ts). Prints a table; asserts nothing.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { loadAll } from 'js-yaml';
 import { readAudit, startControlPlane, USERS } from './lib/cluster.mjs';
+import { grantReaders } from './lib/readers.mjs';
 import { listOnlyCommand } from '../scripts/lib/list-only.mjs';
 const LIST_ONLY = await listOnlyCommand();
 
@@ -26,18 +25,7 @@ process.on('SIGINT', () => {
 });
 try {
   // the shipped least-privilege ClusterRole, bound to the reader the plugin runs as
-  const role = [];
-  loadAll(readFileSync(new URL('../deploy/clusterrole.yaml', import.meta.url), 'utf8'), (d) => {
-    if (d?.metadata?.name === 'kubectl-arch-reader') role.push(d);
-  });
-  await cp.admin('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', role[0]);
-  await cp.admin('POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
-    apiVersion: 'rbac.authorization.k8s.io/v1',
-    kind: 'ClusterRoleBinding',
-    metadata: { name: 'reader' },
-    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'kubectl-arch-reader' },
-    subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: USERS.reader.name }],
-  });
+  await grantReaders(cp);
   await cp.admin('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',

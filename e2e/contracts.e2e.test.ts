@@ -2,11 +2,9 @@
 // names it: a fail-closed webhook with no endpoints rejects a create, the aggregator marks an APIService without
 // its Service unavailable, an object whose finalizer nobody removes stays in deletion.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { loadAll } from 'js-yaml';
-import { buildApiserver, startControlPlane, USERS, type ControlPlane } from './lib/cluster.mjs';
-import { kubectl, ROOT } from '../__tests__/helpers/run.js';
+import { buildApiserver, startControlPlane, type ControlPlane } from './lib/cluster.mjs';
+import { grantReaders } from './lib/readers.mjs';
+import { kubectl } from '../__tests__/helpers/run.js';
 
 interface Report {
   checks: Array<{
@@ -41,22 +39,7 @@ const check = (r: Report, id: string) => r.checks.find((c) => c.id === id)!;
 beforeAll(async () => {
   cp = await startControlPlane({ apiserver: buildApiserver() });
   // the shipped ClusterRole, bound to the reader
-  const docs: any[] = [];
-  loadAll(readFileSync(join(ROOT, 'deploy/clusterrole.yaml'), 'utf8'), (d) => {
-    if (d) docs.push(d);
-  });
-  await ok(
-    'POST',
-    '/apis/rbac.authorization.k8s.io/v1/clusterroles',
-    docs.find((d) => d.metadata.name === 'kubectl-arch-reader'),
-  );
-  await ok('POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
-    apiVersion: 'rbac.authorization.k8s.io/v1',
-    kind: 'ClusterRoleBinding',
-    metadata: { name: 'kubectl-arch-reader' },
-    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'kubectl-arch-reader' },
-    subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: USERS.reader.name }],
-  });
+  await grantReaders(cp);
   for (const [name, labels] of [
     ['guarded', { 'e2e-webhook': 'on' }],
     ['finalizers', {}],

@@ -52,8 +52,8 @@ async function until<T>(cp: ControlPlane, what: string, probe: () => Promise<T |
   }
 }
 
-const doctor = async (cp: ControlPlane): Promise<{ code: number; report: Report; stderr: string }> => {
-  const r = await kubectl(['arch', 'doctor', '--kubeconfig', cp.kubeconfig, '--context', 'reader', '-o', 'json']);
+const doctor = async (cp: ControlPlane, ...extra: string[]): Promise<{ code: number; report: Report; stderr: string }> => {
+  const r = await kubectl(['arch', 'doctor', '--kubeconfig', cp.kubeconfig, '--context', 'reader', '-o', 'json', ...extra]);
   return { code: r.code, report: JSON.parse(r.stdout) as Report, stderr: r.stderr };
 };
 
@@ -463,8 +463,7 @@ describe('a namespace the namespace controller cannot finish (an object inside k
   });
 
   test('DEL02 names the namespace with the reason from its conditions (with --stuck-after 1s), DEL01 the object', async () => {
-    const r = await kubectl(['arch', 'doctor', '--kubeconfig', cp.kubeconfig, '--context', 'reader', '-o', 'json', '--stuck-after', '1s']);
-    const report = JSON.parse(r.stdout) as Report;
+    const { code, report } = await doctor(cp, '--stuck-after', '1s');
     const c = report.checks.find((x) => x.id === 'stuck-deletions')!;
     const del02 = c.findings.find((f) => f.code === 'ARCH-DEL02')!;
     expect(del02.severity).toBe('error');
@@ -477,11 +476,9 @@ describe('a namespace the namespace controller cannot finish (an object inside k
     );
     expect(del02.objects.map((o) => `${o.kind} ${o.name}`)).toEqual(['Namespace e2e-stuck', 'ConfigMap held']);
     expect(c.findings.filter((f) => f.code === 'ARCH-DEL01').map((f) => f.objects[0]!.name)).toEqual(['held']);
-    expect(r.code).toBe(1);
+    expect(code).toBe(1);
     // before --stuck-after (default 10m) nothing is stuck yet
-    const calm = JSON.parse(
-      (await kubectl(['arch', 'doctor', '--kubeconfig', cp.kubeconfig, '--context', 'reader', '-o', 'json'])).stdout,
-    ) as Report;
+    const { report: calm } = await doctor(cp);
     expect(calm.checks.find((x) => x.id === 'stuck-deletions')!.findings).toEqual([]);
   });
 });
