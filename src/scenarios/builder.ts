@@ -186,6 +186,17 @@ export class ClusterBuilder {
     return s;
   }
 
+  /** An Active namespace, labelled and finalized as the API server makes it. */
+  namespace(name: string): KObject {
+    return this.add({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: this.meta(name, undefined, { labels: { 'kubernetes.io/metadata.name': name } }),
+      spec: { finalizers: ['kubernetes'] },
+      status: { phase: 'Active' },
+    });
+  }
+
   configmap(name: string, ns: string, data: Record<string, string>, extra: Record<string, unknown> = {}): KObject {
     return this.add({ apiVersion: 'v1', kind: 'ConfigMap', metadata: this.meta(name, ns, extra), data });
   }

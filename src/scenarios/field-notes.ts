@@ -180,15 +180,7 @@ export function fieldNotesBase(c: ClusterBuilder, opts: { servers?: number } = {
       i,
     ),
   );
-  for (const n of ['default', 'kube-system', 'kube-public', 'kube-node-lease', 'argocd', ...APP_NS]) {
-    c.add({
-      apiVersion: 'v1',
-      kind: 'Namespace',
-      metadata: c.meta(n, undefined, { labels: { 'kubernetes.io/metadata.name': n } }),
-      spec: { finalizers: ['kubernetes'] },
-      status: { phase: 'Active' },
-    });
-  }
+  for (const n of ['default', 'kube-system', 'kube-public', 'kube-node-lease', 'argocd', ...APP_NS]) c.namespace(n);
   const work = ['ilwon', 'solomon', ...AGENTS.map(([n]) => n)];
   // kube-system as measured: coredns ×2, node-local-dns ×6, node-self-healer ×6, local-path-provisioner, metrics-server
   c.deployment('coredns', 'kube-system', 2, { 'k8s-app': 'kube-dns' }, { annotations: objectset('coredns'), nodes: work });

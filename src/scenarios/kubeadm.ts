@@ -73,14 +73,7 @@ export function kubeadmBase(c: ClusterBuilder): void {
     }
   }
   // CoreDNS as kubeadm installs it: Deployment and pods labelled k8s-app=kube-dns, the kube-dns Service at .10
-  for (const n of ['kube-system', 'default', 'kube-public', 'kube-node-lease'])
-    c.add({
-      apiVersion: 'v1',
-      kind: 'Namespace',
-      metadata: c.meta(n, undefined, { labels: { 'kubernetes.io/metadata.name': n } }),
-      spec: { finalizers: ['kubernetes'] },
-      status: { phase: 'Active' },
-    });
+  for (const n of ['kube-system', 'default', 'kube-public', 'kube-node-lease']) c.namespace(n);
   c.deployment('coredns', 'kube-system', 2, { 'k8s-app': 'kube-dns' }, { nodes: ['w-1', 'w-2'] });
   c.service('kube-dns', 'kube-system', { 'k8s-app': 'kube-dns' }, '10.96.0.10', {
     labels: { 'k8s-app': 'kube-dns', 'kubernetes.io/cluster-service': 'true', 'kubernetes.io/name': 'CoreDNS' },
