@@ -71,7 +71,7 @@ beforeAll(async () => {
       main: join(ROOT, 'dist/sea/kubectl-arch.cjs'),
       output: join(tmp, 'sea.blob'),
       disableExperimentalSEAWarning: true,
-      assets: { 'cli.cjs': join(ROOT, 'dist/sea/cli.cjs') },
+      assets: { 'cli.cjs': join(ROOT, 'dist/sea/cli.cjs'), 'client-node.cjs': join(ROOT, 'dist/sea/client-node.cjs') },
     }),
   );
   sh(hostNode, ['--experimental-sea-config', join(tmp, 'sea.json')]);
@@ -144,11 +144,13 @@ describe('npm run release', () => {
 describe('the npm package', () => {
   test('ships the bundle, the helper and LICENSE, not dist/release; building keeps dist/release', () => {
     // --ignore-scripts: prepack's build would rewrite dist/ under the other suites; build.mjs only
-    // removes dist/kubectl-arch.mjs and dist/chunks (npm pack with prepack leaves dist/release: README)
+    // removes what it writes: dist/kubectl-arch.mjs, dist/chunks and the CLI bundles (npm pack with prepack leaves
+    // dist/release: README)
     const [info] = JSON.parse(sh('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'])) as [{ files: { path: string }[] }];
     const files = info.files.map((f) => f.path);
-    expect(files).toEqual(expect.arrayContaining(['LICENSE', 'bin/kubectl-arch', 'bin/kubectl_complete-arch', 'dist/kubectl-arch.mjs']));
-    expect(files.filter((f) => f.startsWith('dist/') && !f.startsWith('dist/chunks/') && f !== 'dist/kubectl-arch.mjs')).toEqual([]);
+    const bundles = ['dist/kubectl-arch.mjs', 'dist/cli.cjs', 'dist/client-node.cjs'];
+    expect(files).toEqual(expect.arrayContaining(['LICENSE', 'bin/kubectl-arch', 'bin/kubectl_complete-arch', ...bundles]));
+    expect(files.filter((f) => f.startsWith('dist/') && !f.startsWith('dist/chunks/') && !bundles.includes(f))).toEqual([]);
     expect(readFileSync(join(ROOT, 'scripts/build.mjs'), 'utf8')).not.toMatch(/rmSync\('dist'/);
   });
 });
@@ -163,8 +165,25 @@ describe('per platform', () => {
     const d = await run(exe, ['doctor', '--snapshot', EXAMPLE, '-o', 'json', '--fail-on', 'none'], env);
     expect(d.stderr).toBe('');
     expect(d.stdout).toBe(devDoctor);
-    // the CLI asset's code cache, made at build time by this platform's Node, is accepted
-    expect((await run(exe, ['explain'], { ...env, KUBECTL_ARCH_DEBUG_SEA: '1' })).stderr).toBe('cli.cache: accepted\n');
+    // the CLI asset's code cache, made at build time by this platform's Node, is accepted; after the command the
+    // binary saves its own (which holds what the command compiled) and uses that from then on
+    const cache = mkdtempSync(join(tmpdir(), 'ka-cache-'));
+    const dbg = { ...env, KUBECTL_ARCH_DEBUG_CACHE: '1', XDG_CACHE_HOME: cache };
+    const first = (await run(exe, ['explain'], dbg)).stderr.split('\n');
+    expect(first[0]).toBe('code cache: cli.cjs shipped accepted');
+    expect(first[1]).toMatch(
+      new RegExp(`^code cache: cli.cjs saved ${cache}/kubectl-arch/code-cache/v26.10.0-linux-x64-[0-9a-f]{16}-[0-9a-f]{8}/explain.cache$`),
+    );
+    expect((await run(exe, ['explain'], dbg)).stderr).toBe('code cache: cli.cjs own (explain) accepted\n');
+    // the Kubernetes client is an asset of its own, with its own cache, loaded by commands that connect
+    const online = await run(exe, ['doctor', '--fail-on', 'none'], { ...dbg, KUBECONFIG: srv.kubeconfigPath });
+    expect(online.code).toBe(0);
+    expect(online.stderr).toMatch(/^code cache: client-node.cjs shipped accepted$/m);
+    rmSync(cache, { recursive: true, force: true });
+    // every command runs in the bundle (an import() left in it failed: "A dynamic import callback was not specified")
+    writeFileSync(join(tmp, 'empty-kubeconfig'), 'apiVersion: v1\nkind: Config\ncontexts: []\n');
+    const fleet = await run(exe, ['doctor', '--all-contexts', '--kubeconfig', join(tmp, 'empty-kubeconfig')], env);
+    expect(fleet.stderr).toBe('error: --all-contexts: the kubeconfig has no contexts\n  hint: see: kubectl config get-contexts\n');
   });
 
   test('linux/arm64 runs under qemu: version, and doctor -o json byte-identical to the development build', () => {
@@ -178,8 +197,10 @@ describe('per platform', () => {
       maxBuffer: 64 << 20,
     });
     expect(r.toString()).toBe(devDoctor);
-    const c = spawnSync(QEMU_BIN, [...QEMU_ARGS, exe, 'explain'], { env: { ...process.env, KUBECTL_ARCH_DEBUG_SEA: '1' } });
-    expect(c.stderr.toString()).toBe('cli.cache: accepted\n');
+    const c = spawnSync(QEMU_BIN, [...QEMU_ARGS, exe, 'explain'], {
+      env: { ...process.env, KUBECTL_ARCH_DEBUG_CACHE: '1', NODE_DISABLE_COMPILE_CACHE: '1' },
+    });
+    expect(c.stderr.toString()).toBe('code cache: cli.cjs shipped accepted\n');
   });
 
   test('linux binaries are stripped ELF with the blob injected and the fuse flipped', () => {

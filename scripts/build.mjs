@@ -1,4 +1,6 @@
-// Bundled ESM: dist/kubectl-arch.mjs, plus chunks that only commands which reach a cluster load.
+// dist/kubectl-arch.mjs: the ES module entry with the start-up fast paths (version, --help, completion) and
+// its chunks; dist/cli.cjs: the rest of the CLI, and dist/client-node.cjs: the Kubernetes client, which the
+// entry compiles with code caches of its own (src/host/, scripts/lib/bundle-cli.mjs).
 // Measured: as one 18 MB file, `version` took 0.18-0.24 s just to parse it; split, the entry is small
 // and @kubernetes/client-node (most of the bytes) is read only when a command connects.
 import { build } from 'esbuild';
@@ -6,6 +8,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { renderExplain, renderHelp } from './lib/help.mjs';
 import { builtinsByRequire } from './lib/builtins-by-require.mjs';
 import { lazyDeps } from './lib/lazy-deps.mjs';
+import { bundleCli } from './lib/bundle-cli.mjs';
 
 const [maj, min] = process.versions.node.split('.').map(Number);
 if (maj < 22 || (maj === 22 && min < 19)) {
@@ -21,6 +24,8 @@ const clean = () => {
   rmSync('dist/kubectl-arch.mjs', { force: true });
   rmSync('dist/chunks', { recursive: true, force: true });
 };
+for (const f of ['dist/cli.cjs', 'dist/client-node.cjs']) rmSync(f, { force: true });
+const buildId = await bundleCli('dist', pkg.version);
 const bundle = (help, explain) =>
   clean() ??
   build({
@@ -39,7 +44,12 @@ const bundle = (help, explain) =>
     logLevel: 'warning',
     loader: { '.yaml': 'text' },
     plugins: [lazyDeps, builtinsByRequire],
-    define: { __VERSION__: JSON.stringify(pkg.version), __HELP__: JSON.stringify(help), __EXPLAIN__: JSON.stringify(explain) },
+    define: {
+      __VERSION__: JSON.stringify(pkg.version),
+      __HELP__: JSON.stringify(help),
+      __EXPLAIN__: JSON.stringify(explain),
+      __BUILD_ID__: JSON.stringify(buildId),
+    },
     // some CommonJS dependencies call require() for Node built-ins
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   });

@@ -24,6 +24,7 @@ import { promisify } from 'node:util';
 import { gzip as gzipCb } from 'node:zlib';
 import { build } from 'esbuild';
 import { lazyDeps } from './lib/lazy-deps.mjs';
+import { bundleCli } from './lib/bundle-cli.mjs';
 import {
   archiveName,
   llvmStrip,
@@ -67,36 +68,33 @@ rmSync(WORK, { recursive: true, force: true });
 mkdirSync(WORK, { recursive: true });
 mkdirSync(OUT, { recursive: true });
 
-// 1. two CommonJS files (SEA runs a CommonJS main; nothing is loaded from disk at run time): the main
-//    script with the start-up fast paths and completion, and the rest of the CLI, stored as the SEA
-//    asset cli.cjs and compiled only when a command needs it. Measured: one 3.2 MB main script cost
+// 1. the main script (start-up fast paths, completion) and the CLI bundles the npm package runs too
+//    (scripts/lib/bundle-cli.mjs): cli.cjs, the rest of the CLI, and client-node.cjs, the Kubernetes client,
+//    stored as SEA assets and compiled only when a command needs them. Measured: one 3.2 MB main script cost
 //    the binaries without a code cache (darwin, windows) ~60 ms at every start, even for `version`.
 const main = join(WORK, 'kubectl-arch.cjs');
 const cli = join(WORK, 'cli.cjs');
-const bundle = (entry, outfile) =>
-  build({
-    absWorkingDir: ROOT,
-    entryPoints: [entry],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node22',
-    minifySyntax: true,
-    legalComments: 'none',
-    logLevel: 'warning',
-    loader: { '.yaml': 'text' },
-    plugins: [lazyDeps],
-    define: {
-      __VERSION__: JSON.stringify(pkg.version),
-      'import.meta.url': '__kubectl_arch_url',
-      __HELP__: JSON.stringify(renderHelp(join(ROOT, 'dist/kubectl-arch.mjs'))),
-      __EXPLAIN__: JSON.stringify(renderExplain(join(ROOT, 'dist/kubectl-arch.mjs'))),
-    },
-    banner: { js: "var __kubectl_arch_url = require('node:url').pathToFileURL(__filename).href;" },
-  });
-await bundle('src/sea.ts', main);
-await bundle('src/sea-cli.ts', cli);
+const clientNode = join(WORK, 'client-node.cjs');
+const buildId = await bundleCli(WORK, pkg.version);
+await build({
+  absWorkingDir: ROOT,
+  entryPoints: ['src/sea.ts'],
+  outfile: main,
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node22',
+  minifySyntax: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+  plugins: [lazyDeps],
+  define: {
+    __VERSION__: JSON.stringify(pkg.version),
+    __BUILD_ID__: JSON.stringify(buildId),
+    __HELP__: JSON.stringify(renderHelp(join(ROOT, 'dist/kubectl-arch.mjs'))),
+    __EXPLAIN__: JSON.stringify(renderExplain(join(ROOT, 'dist/kubectl-arch.mjs'))),
+  },
+});
 
 const hostNode = nodeBinary(PLATFORMS.find((p) => p.os === 'linux' && p.arch === 'amd64'));
 const files = { 'README.md': readFileSync(join(ROOT, 'README.md')), LICENSE: readFileSync(join(ROOT, 'LICENSE')) };
@@ -127,11 +125,20 @@ async function buildPlatform(p) {
   const exe = join(dir, p.exe);
   const config = join(dir, 'sea-config.json');
   const runner = p.codeCache === 'qemu' ? [...qemu, nodeBinary(p)] : [hostNode];
-  const assets = { 'cli.cjs': cli };
+  const assets = { 'cli.cjs': cli, 'client-node.cjs': clientNode };
   if (p.codeCache) {
-    // cli.cjs's code cache, made by the target's Node as src/sea.ts compiles it
-    assets['cli.cache'] = join(dir, 'cli.cache');
-    await runAsync(runner[0], [...runner.slice(1), '--random_seed=42', join(ROOT, 'scripts/lib/sea-cache.cjs'), cli, assets['cli.cache']]);
+    // the bundles' code caches, made by the target's Node as src/host/cjs.ts compiles them (before anything
+    // ran, so that they are reproducible; the binary makes its own after a command ran, src/host/store.ts)
+    for (const b of ['cli', 'client-node']) {
+      assets[`${b}.cache`] = join(dir, `${b}.cache`);
+      await runAsync(runner[0], [
+        ...runner.slice(1),
+        '--random_seed=42',
+        join(ROOT, 'scripts/lib/sea-cache.cjs'),
+        assets[`${b}.cjs`],
+        assets[`${b}.cache`],
+      ]);
+    }
   }
   writeFileSync(
     config,

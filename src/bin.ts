@@ -1,4 +1,5 @@
-// Bundle entry: checks the Node version, runs the CLI, exits with its code.
+// Entry of the npm package (dist/kubectl-arch.mjs): checks the Node version, answers the start-up fast
+// paths, else runs the CLI bundle dist/cli.cjs (src/host/), and exits with its code.
 const [maj, min] = process.versions.node.split('.').map(Number) as [number, number];
 if (maj < 22 || (maj === 22 && min < 19)) {
   process.stderr.write(
@@ -7,6 +8,7 @@ if (maj < 22 || (maj === 22 && min < 19)) {
   process.exit(2);
 }
 // version, top-level --help and shell completion are answered without loading yargs (src/fast.ts)
+const argv = process.argv.slice(2);
 const { fast } = await import('./fast.js');
-const code = await fast(process.argv.slice(2));
-process.exitCode = code ?? (await (await import('./cli.js')).main());
+const code = await fast(argv);
+process.exitCode = code ?? (await (await import('./host/npm.js')).runNpm(import.meta.url, argv));

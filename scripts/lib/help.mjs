@@ -6,7 +6,7 @@ export function renderHelp(entry = 'dist/kubectl-arch.mjs') {
   const help = {};
   for (const width of [100, 110]) {
     help[width] = execFileSync(process.execPath, [entry, '--help'], {
-      env: { ...process.env, KUBECTL_ARCH_HELP_WIDTH: String(width) },
+      env: { ...process.env, KUBECTL_ARCH_HELP_WIDTH: String(width), NODE_DISABLE_COMPILE_CACHE: '1' },
     }).toString();
   }
   return help;
@@ -14,7 +14,9 @@ export function renderHelp(entry = 'dist/kubectl-arch.mjs') {
 
 /** The check ids and finding codes `explain` completes, from the built CLI (src/complete.ts). */
 export function renderExplain(entry = 'dist/kubectl-arch.mjs') {
-  const out = execFileSync(process.execPath, [entry, '__complete', 'explain', '']).toString();
+  const out = execFileSync(process.execPath, [entry, '__complete', 'explain', ''], {
+    env: { ...process.env, NODE_DISABLE_COMPILE_CACHE: '1' },
+  }).toString();
   return out
     .split('\n')
     .filter((l) => l && !l.startsWith(':'))

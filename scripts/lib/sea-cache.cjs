@@ -1,9 +1,12 @@
-// Run by the target platform's own Node (natively, or under qemu): the V8 code cache of the SEA asset
-// cli.cjs, compiled exactly as src/sea.ts compiles it (same wrapper, same file name).
-//   node --random_seed=42 sea-cache.cjs cli.cjs cli.cache
+// Run by the target platform's own Node (natively, or under qemu): the V8 code cache of an SEA asset
+// (cli.cjs, client-node.cjs), compiled exactly as src/host/cjs.ts compiles it (same wrapper, same file name
+// as src/sea.ts gives it). Made before anything ran: a cache made after running holds bytecode ages that
+// differ from build to build (measured: 21 bytes in 665 KB), and the archives must be reproducible.
+//   node --random_seed=42 sea-cache.cjs dist/sea/cli.cjs cli.cache
 const fs = require('node:fs');
+const path = require('node:path');
 const vm = require('node:vm');
 const [src, out] = process.argv.slice(2);
 const wrap = (s) => `(function (exports, require, module, __filename, __dirname) {${s}\n})`;
-const script = new vm.Script(wrap(fs.readFileSync(src, 'utf8')), { filename: 'kubectl-arch-cli.cjs' });
+const script = new vm.Script(wrap(fs.readFileSync(src, 'utf8')), { filename: `kubectl-arch-${path.basename(src)}` });
 fs.writeFileSync(out, script.createCachedData());

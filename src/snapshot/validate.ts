@@ -47,12 +47,15 @@ const META: Array<[string, Rule]> = [
   ['resourceVersion', 'string'],
 ];
 
-/** Rules by kind (and the ones for every kind), so a check costs only what applies to the object. */
-const BY_KIND = new Map<string, Array<[string, Rule]>>();
-const GENERIC: Array<[string, Rule]> = [];
+/** A rule with its path split once: every object of a snapshot is checked (measured: splitting paths and
+ *  joining rule lists per object made validation a third of loading the example). */
+type Compiled = { path: string; keys: string[]; rule: Rule };
+const compileRule = (path: string, rule: Rule): Compiled => ({ path, keys: path.split('.'), rule });
+const GENERIC: Compiled[] = RULES.filter(([kinds]) => !kinds).map(([, path, rule]) => compileRule(path, rule));
+/** The generic rules followed by the kind's own, by kind; kinds with none of their own share GENERIC. */
+const BY_KIND = new Map<string, Compiled[]>();
 for (const [kinds, path, rule] of RULES) {
-  if (!kinds) GENERIC.push([path, rule]);
-  else for (const k of kinds) BY_KIND.set(k, [...(BY_KIND.get(k) ?? []), [path, rule]]);
+  for (const k of kinds ?? []) BY_KIND.set(k, [...(BY_KIND.get(k) ?? GENERIC), compileRule(path, rule)]);
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -66,11 +69,20 @@ function fits(v: unknown, rule: Rule): boolean {
     case 'number':
       return typeof v === 'number';
     case 'objects':
-      return Array.isArray(v) && v.every(isObj);
+      if (!Array.isArray(v)) return false;
+      for (let i = 0; i < v.length; i++) if (!isObj(v[i])) return false;
+      return true;
     case 'strings':
-      return Array.isArray(v) && v.every((x) => typeof x === 'string');
+      if (!Array.isArray(v)) return false;
+      for (let i = 0; i < v.length; i++) if (typeof v[i] !== 'string') return false;
+      return true;
     case 'stringMap':
-      return isObj(v) && Object.values(v).every((x) => typeof x === 'string' || x === null);
+      if (!isObj(v)) return false;
+      for (const k in v) {
+        const x = v[k];
+        if (typeof x !== 'string' && x !== null) return false;
+      }
+      return true;
   }
 }
 
@@ -83,11 +95,11 @@ const WANT: Record<Rule, string> = {
   stringMap: 'a mapping of strings',
 };
 
-function at(o: Record<string, unknown>, path: string): unknown {
+function at(o: Record<string, unknown>, keys: string[]): unknown {
   let v: unknown = o;
-  for (const p of path.split('.')) {
+  for (let i = 0; i < keys.length; i++) {
     if (!isObj(v)) return undefined;
-    v = v[p];
+    v = v[keys[i]!];
   }
   return v;
 }
@@ -96,18 +108,26 @@ function at(o: Record<string, unknown>, path: string): unknown {
 export function shapeProblem(o: Record<string, unknown>): string | null {
   const md = o.metadata;
   if (!isObj(md) || typeof md.name !== 'string' || md.name === '') return 'metadata.name must be a non-empty string';
-  for (const [k, rule] of META) {
+  // indexed loops: this runs for every object while the code is still cold (interpreted), where for-of
+  // and destructuring cost an iterator each
+  for (let i = 0; i < META.length; i++) {
+    const [k, rule] = META[i]!;
     const v = md[k];
     if (v !== undefined && v !== null && !fits(v, rule)) return `metadata.${k} must be ${WANT[rule]}`;
   }
-  for (const r of (md.ownerReferences as Array<Record<string, unknown>> | undefined) ?? []) {
+  const refs = md.ownerReferences as Array<Record<string, unknown>> | undefined;
+  for (let i = 0; refs && i < refs.length; i++) {
+    const r = refs[i]!;
     if (typeof r.kind !== 'string' || typeof r.name !== 'string') return 'metadata.ownerReferences entries need kind and name strings';
   }
   // metadata-only objects (most of a live scan) carry nothing else to check
-  if (o.spec === undefined && o.status === undefined && !BY_KIND.has(String(o.kind))) return null;
-  for (const [path, rule] of [...GENERIC, ...(BY_KIND.get(String(o.kind)) ?? [])]) {
-    const v = at(o, path);
-    if (v !== undefined && v !== null && !fits(v, rule)) return `${path} must be ${WANT[rule]}`;
+  const rules = BY_KIND.get(String(o.kind));
+  if (o.spec === undefined && o.status === undefined && !rules) return null;
+  const list = rules ?? GENERIC;
+  for (let i = 0; i < list.length; i++) {
+    const r = list[i]!;
+    const v = at(o, r.keys);
+    if (v !== undefined && v !== null && !fits(v, r.rule)) return `${r.path} must be ${WANT[r.rule]}`;
   }
   return null;
 }

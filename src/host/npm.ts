@@ -1,0 +1,26 @@
+// The npm package's host for the CLI bundle: dist/cli.cjs and dist/client-node.cjs next to the entry, code
+// caches in the user's cache directory (src/host/store.ts).
+import { runCli } from './run.js';
+import { userStore } from './store.js';
+
+// a hash of dist/cli.cjs and dist/client-node.cjs (scripts/build.mjs); 'dev' where not built
+declare const __BUILD_ID__: string | undefined;
+const BUILD_ID = typeof __BUILD_ID__ === 'string' ? __BUILD_ID__ : 'dev';
+
+/** entryUrl: import.meta.url of dist/kubectl-arch.mjs. */
+export function runNpm(entryUrl: string, argv: readonly string[]): Promise<number> {
+  const fs = process.getBuiltinModule('node:fs');
+  const path = process.getBuiltinModule('node:path');
+  const dir = path.dirname(process.getBuiltinModule('node:url').fileURLToPath(entryUrl));
+  const filename = (b: string) => path.join(dir, b);
+  return runCli(
+    {
+      source: (b) => fs.readFileSync(filename(b), 'utf8'),
+      filename,
+      dirname: dir,
+      require: process.getBuiltinModule('node:module').createRequire(filename('cli.cjs')),
+      store: userStore(BUILD_ID),
+    },
+    argv,
+  );
+}

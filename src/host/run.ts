@@ -1,0 +1,49 @@
+// Runs the CLI bundle for either entry (src/bin.ts: files in dist/; src/sea.ts: assets of the executable):
+// compiles cli.cjs, and client-node.cjs when a command asks for the Kubernetes client, each with the best code
+// cache at hand, and after the command saves a cache holding what it compiled, if it had none of its own.
+import { CLIENT_NODE, cacheName, compile, type CacheState } from './cjs.js';
+import type { Store } from './store.js';
+
+export type Bundle = 'cli.cjs' | 'client-node.cjs';
+
+export interface Host {
+  /** The bundle's source text. */
+  source(bundle: Bundle): string;
+  /** File name for stack traces, and the directory the bundle sees as __dirname. */
+  filename(bundle: Bundle): string;
+  dirname: string;
+  /** A code cache shipped with the bundle (the single executable's, made before anything ran), if any. */
+  shipped?(bundle: Bundle): Buffer | undefined;
+  /** require() for what the bundle leaves out: Node's built-ins. */
+  require(id: string): unknown;
+  /** Where this host's own caches live; none: no cache written. */
+  store: Store | undefined;
+}
+
+export async function runCli(host: Host, argv: readonly string[]): Promise<number> {
+  const debug = process.env.KUBECTL_ARCH_DEBUG_CACHE ? (s: string) => process.stderr.write(`code cache: ${s}\n`) : undefined;
+  const saves: Array<() => void> = [];
+  const load = (bundle: Bundle, name: string): unknown => {
+    // a cache of ours, made after this command ran, is best; else the shipped one (top level only)
+    const own = host.store?.read(name);
+    const shipped = own ? undefined : host.shipped?.(bundle);
+    const c = compile(host.source(bundle), host.filename(bundle), own ?? shipped);
+    const state: CacheState = c.cache;
+    debug?.(`${bundle} ${own ? `own (${name})` : shipped ? 'shipped' : 'none'}${state === 'none' ? '' : ` ${state}`}`);
+    if (host.store && !(own && state === 'accepted')) {
+      saves.push(() => {
+        const file = host.store?.write(name, c.cacheData());
+        debug?.(file ? `${bundle} saved ${file}` : `${bundle} not saved`);
+      });
+    }
+    return c.run(req, host.filename(bundle), host.dirname);
+  };
+  let client: unknown;
+  const req = (id: string): unknown => (id === CLIENT_NODE ? (client ??= load('client-node.cjs', 'client-node')) : host.require(id));
+  const cli = load('cli.cjs', cacheName(argv)) as { main: () => Promise<number> };
+  const code = await cli.main();
+  // only a run that went through (a report, exit 0 or 1) ran the code worth keeping: a cache made by a
+  // usage error or an unreachable cluster would hold little, and being accepted it would never be replaced
+  if (code === 0 || code === 1) for (const save of saves) save();
+  return code;
+}

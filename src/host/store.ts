@@ -1,0 +1,78 @@
+// Code caches of the CLI bundle kept in the user's cache directory, one per command (src/host/cjs.ts), made
+// after that command first ran: ~/.cache/kubectl-arch/code-cache/<node version>-<arch>-<build>-<flags>/.
+// A cache is V8's own format, accepted only by the V8 and flags that made it and for the same source (the
+// build id, a hash of the bundles, is in the directory name), so any other one is rejected and made again.
+// NODE_DISABLE_COMPILE_CACHE=1, Node's switch for its own compile cache, turns this one off too. Failing to
+// read or write (no home, read-only disk, a race with another run) only costs the time the cache would save.
+
+export interface Store {
+  /** The cache saved under this name, if any. */
+  read(name: string): Buffer | undefined;
+  /** Save, atomically (a rename), so that concurrent runs never read half a file. */
+  write(name: string, data: Buffer): string | undefined;
+}
+
+/** FNV-1a: a short, stable name for the V8 flags this process runs with (a cache made under other flags is rejected). */
+function hash(s: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0;
+  return h.toString(16).padStart(8, '0');
+}
+
+const MONTH_MS = 30 * 24 * 3600 * 1000;
+
+export function userStore(buildId: string, env: NodeJS.ProcessEnv = process.env): Store | undefined {
+  if (env.NODE_DISABLE_COMPILE_CACHE) return undefined;
+  const fs = process.getBuiltinModule('node:fs');
+  const path = process.getBuiltinModule('node:path');
+  const home =
+    env.HOME ||
+    env.USERPROFILE ||
+    (() => {
+      try {
+        return process.getBuiltinModule('node:os').homedir();
+      } catch {
+        return '';
+      }
+    })();
+  const base = env.XDG_CACHE_HOME || (home ? path.join(home, '.cache') : '');
+  if (!base) return undefined;
+  const root = path.join(base, 'kubectl-arch', 'code-cache');
+  const tag = `${process.version}-${process.platform}-${process.arch}-${buildId}-${hash(process.execArgv.join(' '))}`;
+  const dir = path.join(root, tag);
+  /** Caches of other builds or Node versions, untouched for a month, go when a new one is written. */
+  const prune = (): void => {
+    for (const d of fs.readdirSync(root)) {
+      if (d === tag) continue;
+      const p = path.join(root, d);
+      if (Date.now() - fs.statSync(p).mtimeMs > MONTH_MS) fs.rmSync(p, { recursive: true, force: true });
+    }
+  };
+  return {
+    read(name) {
+      try {
+        return fs.readFileSync(path.join(dir, `${name}.cache`));
+      } catch {
+        return undefined;
+      }
+    },
+    write(name, data) {
+      const file = path.join(dir, `${name}.cache`);
+      const tmp = `${file}.${process.pid}.tmp`;
+      try {
+        fs.mkdirSync(dir, { recursive: true });
+        fs.writeFileSync(tmp, data);
+        fs.renameSync(tmp, file);
+        prune();
+        return file;
+      } catch {
+        try {
+          fs.rmSync(tmp, { force: true });
+        } catch {
+          /* nothing to clean */
+        }
+        return undefined;
+      }
+    },
+  };
+}
