@@ -131,6 +131,8 @@ describe('src/host', () => {
     expect(file).toContain(join(home, 'kubectl-arch', 'code-cache', `${process.version}-${process.platform}-${process.arch}-b1-`));
     expect(s.read('doctor')?.toString()).toBe('x');
     expect(userStore('b2', { XDG_CACHE_HOME: home })!.read('doctor')).toBeUndefined();
+    // V8 flags from NODE_OPTIONS are part of what a cache was made under
+    expect(userStore('b1', { XDG_CACHE_HOME: home, NODE_OPTIONS: '--no-opt' })!.read('doctor')).toBeUndefined();
     // another build's directory: kept while it is recent, removed once it is a month old
     const root = join(home, 'kubectl-arch', 'code-cache');
     const old = join(root, 'v20.0.0-linux-x64-old-00000000');

@@ -1,5 +1,11 @@
 // Entry of the npm package (dist/kubectl-arch.mjs): checks the Node version, answers the start-up fast
-// paths, else runs the CLI bundle dist/cli.cjs (src/host/), and exits with its code.
+// paths (version, top-level --help, shell completion: src/fast.ts, without yargs), else runs the CLI bundle
+// dist/cli.cjs (src/host/), and exits with its code. Both are small and bundled into this file (each module
+// more to load costs start-up time); their top level only defines functions, so the version check below
+// still speaks first on an old Node.
+import { fast } from './fast.js';
+import { runNpm } from './host/npm.js';
+
 const [maj, min] = process.versions.node.split('.').map(Number) as [number, number];
 if (maj < 22 || (maj === 22 && min < 19)) {
   process.stderr.write(
@@ -7,8 +13,5 @@ if (maj < 22 || (maj === 22 && min < 19)) {
   );
   process.exit(2);
 }
-// version, top-level --help and shell completion are answered without loading yargs (src/fast.ts)
 const argv = process.argv.slice(2);
-const { fast } = await import('./fast.js');
-const code = await fast(argv);
-process.exitCode = code ?? (await (await import('./host/npm.js')).runNpm(import.meta.url, argv));
+process.exitCode = (await fast(argv)) ?? (await runNpm(import.meta.url, argv));

@@ -18,6 +18,7 @@ function runSea(): Promise<number> {
       source: (b) => sea.getAsset(b, 'utf8'),
       // must equal scripts/lib/sea-cache.cjs's, where the shipped caches are made
       filename: (b) => `kubectl-arch-${b}`,
+      modulePath: () => __filename,
       dirname: __dirname,
       shipped: (b) => (keys.includes(cacheOf(b)) ? Buffer.from(sea.getRawAsset(cacheOf(b))) : undefined),
       require,

@@ -17,6 +17,7 @@ export function runNpm(entryUrl: string, argv: readonly string[]): Promise<numbe
     {
       source: (b) => fs.readFileSync(filename(b), 'utf8'),
       filename,
+      modulePath: filename,
       dirname: dir,
       require: process.getBuiltinModule('node:module').createRequire(filename('cli.cjs')),
       store: userStore(BUILD_ID),

@@ -9,8 +9,10 @@ export type Bundle = 'cli.cjs' | 'client-node.cjs';
 export interface Host {
   /** The bundle's source text. */
   source(bundle: Bundle): string;
-  /** File name for stack traces, and the directory the bundle sees as __dirname. */
+  /** File name for stack traces. */
   filename(bundle: Bundle): string;
+  /** What the bundle sees as __filename and __dirname (yargs looks for package.json from there). */
+  modulePath(bundle: Bundle): string;
   dirname: string;
   /** A code cache shipped with the bundle (the single executable's, made before anything ran), if any. */
   shipped?(bundle: Bundle): Buffer | undefined;
@@ -36,7 +38,7 @@ export async function runCli(host: Host, argv: readonly string[]): Promise<numbe
         debug?.(file ? `${bundle} saved ${file}` : `${bundle} not saved`);
       });
     }
-    return c.run(req, host.filename(bundle), host.dirname);
+    return c.run(req, host.modulePath(bundle), host.dirname);
   };
   let client: unknown;
   const req = (id: string): unknown => (id === CLIENT_NODE ? (client ??= load('client-node.cjs', 'client-node')) : host.require(id));

@@ -1,5 +1,5 @@
 // Code caches of the CLI bundle kept in the user's cache directory, one per command (src/host/cjs.ts), made
-// after that command first ran: ~/.cache/kubectl-arch/code-cache/<node version>-<arch>-<build>-<flags>/.
+// after that command first ran: ~/.cache/kubectl-arch/code-cache/<node>-<platform>-<arch>-<build>-<flags>/.
 // A cache is V8's own format, accepted only by the V8 and flags that made it and for the same source (the
 // build id, a hash of the bundles, is in the directory name), so any other one is rejected and made again.
 // NODE_DISABLE_COMPILE_CACHE=1, Node's switch for its own compile cache, turns this one off too. Failing to
@@ -38,7 +38,9 @@ export function userStore(buildId: string, env: NodeJS.ProcessEnv = process.env)
   const base = env.XDG_CACHE_HOME || (home ? path.join(home, '.cache') : '');
   if (!base) return undefined;
   const root = path.join(base, 'kubectl-arch', 'code-cache');
-  const tag = `${process.version}-${process.platform}-${process.arch}-${buildId}-${hash(process.execArgv.join(' '))}`;
+  // V8 flags come from the command line and from NODE_OPTIONS
+  const flags = `${process.execArgv.join(' ')}\u0000${env.NODE_OPTIONS ?? ''}`;
+  const tag = `${process.version}-${process.platform}-${process.arch}-${buildId}-${hash(flags)}`;
   const dir = path.join(root, tag);
   /** Caches of other builds or Node versions, untouched for a month, go when a new one is written. */
   const prune = (): void => {
