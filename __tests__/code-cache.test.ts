@@ -3,14 +3,14 @@
 // Through the built CLI (bin/kubectl-arch), each test with a cache directory of its own. No timing here: npm run
 // bench measures what the caches save.
 import { afterAll, describe, expect, test } from '@jest/globals';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cacheName, compile, wrap } from '../src/host/cjs.js';
 import { userStore } from '../src/host/store.js';
 import { EXAMPLE } from './helpers/fixtures.js';
-import { arch } from './helpers/run.js';
+import { arch, ROOT } from './helpers/run.js';
 
 const dirs: string[] = [];
 const fresh = (): string => {
@@ -99,6 +99,12 @@ describe('the npm entry (dist/cli.cjs)', () => {
 });
 
 describe('src/host', () => {
+  test('dist/cli.cjs is ASCII, as the entry reads it as latin1 (the build refuses anything else)', () => {
+    const text = readFileSync(join(ROOT, 'dist/cli.cjs'), 'latin1');
+    expect(text.length).toBeGreaterThan(100_000);
+    expect(text.search(/[^\x00-\x7f]/)).toBe(-1);
+  });
+
   test('cacheName: the first command word, and whether it reads a snapshot', () => {
     expect(cacheName(['doctor'])).toBe('doctor');
     expect(cacheName(['--context', 'prod', 'orphans', '--snapshot', 'x'])).toBe('orphans-snapshot');

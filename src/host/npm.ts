@@ -15,7 +15,8 @@ export function runNpm(entryUrl: string, argv: readonly string[]): Promise<numbe
   const filename = (b: string) => path.join(dir, b);
   return runCli(
     {
-      source: (b) => fs.readFileSync(filename(b), 'utf8'),
+      // cli.cjs is ASCII (scripts/lib/bundle-cli.mjs checks): latin1 reads it 3x faster than UTF-8
+      source: (b) => fs.readFileSync(filename(b), b === 'cli.cjs' ? 'latin1' : 'utf8'),
       filename,
       modulePath: filename,
       dirname: dir,

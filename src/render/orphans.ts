@@ -40,7 +40,7 @@ export function renderOrphans(report: OrphanReport, src0: Acquired['source'], s:
   for (const g of rep.groups) {
     const f = groupFinding(g);
     L.push(
-      `${s.sev(f.severity, f.severity.toUpperCase())} ${s.bold(f.title.replace(/ — still .*$/, ''))}${g.liveness.servingTraffic ? s.sev('error', '  STILL SERVING TRAFFIC') : g.liveness.runningPods ? s.yellow('  still running') : ''}`,
+      `${s.sev(f.severity, f.severity.toUpperCase())} ${s.bold(f.title.replace(/ \u2014 still .*$/, ''))}${g.liveness.servingTraffic ? s.sev('error', '  STILL SERVING TRAFFIC') : g.liveness.runningPods ? s.yellow('  still running') : ''}`,
     );
     L.push(`    confidence ${g.confidence} (${g.signals.join(', ')}); oldest object ${age(g.oldest, now)} old`);
     L.push(`    liveness: ${g.liveness.summary}`);
