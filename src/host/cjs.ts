@@ -7,7 +7,8 @@
 // holds those too: measured on `doctor --snapshot examples/field-notes-k3s`, 152 ms with a cache made before
 // running, 118 ms with one made after (median of 30; `node -e 0` 45 ms).
 
-/** The CommonJS wrapper; a code cache is only accepted for the very same source text, wrapper included. */
+/** The CommonJS wrapper, part of the source a code cache is made for. V8 accepts a cache for any source of the
+ *  same length (it checks no more), so the caches' directory is named after the build (src/host/store.ts). */
 export const wrap = (src: string): string => `(function (exports, require, module, __filename, __dirname) {${src}\n})`;
 
 export type CacheState = 'accepted' | 'rejected' | 'none';
