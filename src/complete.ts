@@ -3,7 +3,6 @@
 // name, the last one being completed (possibly ""); the answer is one candidate a line
 // ("value<TAB>description") and a last line ":<directive>" (0 default: files too; 4 no files).
 // The commands and flags mirror src/cli.ts; a test keeps them equal to `--help`.
-import { readFileSync } from 'node:fs';
 
 const DEFAULT = 0,
   NO_FILES = 4;
@@ -99,6 +98,8 @@ async function kubeconfigNames(words: string[], kind: 'contexts' | 'clusters' | 
     else if (w.startsWith('--kubeconfig=')) explicit = w.slice('--kubeconfig='.length);
   });
   const [{ kubeconfigPaths }, { load }] = await Promise.all([import('./cluster/kubeconfig.js'), import('js-yaml')]);
+  // fs only here: completion is part of the start-up entry (src/bin.ts), where each module more costs time
+  const { readFileSync } = process.getBuiltinModule('node:fs');
   const names = new Set<string>();
   for (const file of kubeconfigPaths({ kubeconfig: explicit })) {
     try {

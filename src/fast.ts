@@ -2,6 +2,7 @@
 // `--help`, and shell completion (`__complete`, which kubectl_complete-arch and the completion scripts
 // call). Measured: loading and setting up yargs was most of `kubectl arch version`'s time (see README).
 // Anything else, or any form these do not recognise exactly, goes to the full CLI.
+import { complete } from './complete.js';
 import { VERSION } from './version.js';
 
 // The top-level --help text as yargs renders it, by wrap width (scripts/build.mjs renders it with the
@@ -45,7 +46,6 @@ export async function fast(argv: string[]): Promise<number | undefined> {
     }
   }
   if (argv[0] === '__complete') {
-    const { complete } = await import('./complete.js');
     process.stdout.write(await complete(argv.slice(1)));
     return 0;
   }
