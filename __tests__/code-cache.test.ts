@@ -128,7 +128,7 @@ describe('src/host', () => {
     expect(wrap('x')).toBe('(function (exports, require, module, __filename, __dirname) {x\n})');
   });
 
-  test('userStore: per Node version, platform, build and flags; old builds pruned after a month', () => {
+  test('userStore: per Node version, platform, build and flags; only the three latest other builds kept', () => {
     const home = fresh();
     expect(userStore('b1', { XDG_CACHE_HOME: home, NODE_DISABLE_COMPILE_CACHE: '1' })).toBeUndefined();
     const s = userStore('b1', { XDG_CACHE_HOME: home })!;
@@ -139,16 +139,18 @@ describe('src/host', () => {
     expect(userStore('b2', { XDG_CACHE_HOME: home })!.read('doctor')).toBeUndefined();
     // V8 flags from NODE_OPTIONS are part of what a cache was made under
     expect(userStore('b1', { XDG_CACHE_HOME: home, NODE_OPTIONS: '--no-opt' })!.read('doctor')).toBeUndefined();
-    // another build's directory: kept while it is recent, removed once it is a month old
+    // other builds' directories: the three most recently written stay, older ones go at the next write
     const root = join(home, 'kubectl-arch', 'code-cache');
-    const old = join(root, 'v20.0.0-linux-x64-old-00000000');
-    mkdirSync(old);
+    const others = ['a', 'b', 'c', 'd', 'e'].map((x, i) => {
+      const d = join(root, `v20.0.0-linux-x64-${x}-00000000`);
+      mkdirSync(d);
+      const t = new Date(Date.now() - (i + 1) * 24 * 3600 * 1000); // a: a day ago … e: five days ago
+      utimesSync(d, t, t);
+      return d;
+    });
     s.write('doctor', Buffer.from('x'));
-    expect(existsSync(old)).toBe(true);
-    const longAgo = new Date(Date.now() - 40 * 24 * 3600 * 1000);
-    utimesSync(old, longAgo, longAgo);
-    s.write('doctor', Buffer.from('x'));
-    expect(existsSync(old)).toBe(false);
+    expect(others.map((d) => existsSync(d))).toEqual([true, true, true, false, false]);
+    expect(s.read('doctor')?.toString()).toBe('x');
     // HOME when XDG_CACHE_HOME is unset
     const h = userStore('b1', { HOME: home })!;
     expect(h.write('map', Buffer.from('y'))).toContain(join(home, '.cache', 'kubectl-arch', 'code-cache'));

@@ -19,7 +19,9 @@ function hash(s: string): string {
   return h.toString(16).padStart(8, '0');
 }
 
-const MONTH_MS = 30 * 24 * 3600 * 1000;
+/** Directories of other builds or Node versions kept besides this one: a developer rebuilds many times a day,
+ *  and each build's caches are several MB; an install used now and then writes again when it finds none. */
+const KEEP_OTHERS = 3;
 
 export function userStore(buildId: string, env: NodeJS.ProcessEnv = process.env): Store | undefined {
   if (env.NODE_DISABLE_COMPILE_CACHE) return undefined;
@@ -42,13 +44,14 @@ export function userStore(buildId: string, env: NodeJS.ProcessEnv = process.env)
   const flags = `${process.execArgv.join(' ')}\u0000${env.NODE_OPTIONS ?? ''}`;
   const tag = `${process.version}-${process.platform}-${process.arch}-${buildId}-${hash(flags)}`;
   const dir = path.join(root, tag);
-  /** Caches of other builds or Node versions, untouched for a month, go when a new one is written. */
+  /** After a write: only the most recently written directories of other builds stay. */
   const prune = (): void => {
-    for (const d of fs.readdirSync(root)) {
-      if (d === tag) continue;
-      const p = path.join(root, d);
-      if (Date.now() - fs.statSync(p).mtimeMs > MONTH_MS) fs.rmSync(p, { recursive: true, force: true });
-    }
+    const others = fs
+      .readdirSync(root)
+      .filter((d) => d !== tag)
+      .map((d) => ({ p: path.join(root, d), t: fs.statSync(path.join(root, d)).mtimeMs }))
+      .sort((a, b) => b.t - a.t);
+    for (const o of others.slice(KEEP_OTHERS)) fs.rmSync(o.p, { recursive: true, force: true });
   };
   return {
     read(name) {
@@ -65,8 +68,6 @@ export function userStore(buildId: string, env: NodeJS.ProcessEnv = process.env)
         fs.mkdirSync(dir, { recursive: true });
         fs.writeFileSync(tmp, data);
         fs.renameSync(tmp, file);
-        prune();
-        return file;
       } catch {
         try {
           fs.rmSync(tmp, { force: true });
@@ -75,6 +76,12 @@ export function userStore(buildId: string, env: NodeJS.ProcessEnv = process.env)
         }
         return undefined;
       }
+      try {
+        prune();
+      } catch {
+        /* another run pruned or wrote at the same time: the next write prunes again */
+      }
+      return file;
     },
   };
 }
