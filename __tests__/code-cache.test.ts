@@ -133,7 +133,7 @@ describe('src/host', () => {
     expect(userStore('b1', { XDG_CACHE_HOME: home, NODE_DISABLE_COMPILE_CACHE: '1' })).toBeUndefined();
     const s = userStore('b1', { XDG_CACHE_HOME: home })!;
     expect(s.read('doctor')).toBeUndefined();
-    const file = s.write('doctor', Buffer.from('x'))!;
+    const file = s.write('doctor', () => Buffer.from('x'))!;
     expect(file).toContain(join(home, 'kubectl-arch', 'code-cache', `${process.version}-${process.platform}-${process.arch}-b1-`));
     expect(s.read('doctor')?.toString()).toBe('x');
     expect(userStore('b2', { XDG_CACHE_HOME: home })!.read('doctor')).toBeUndefined();
@@ -148,11 +148,17 @@ describe('src/host', () => {
       utimesSync(d, t, t);
       return d;
     });
-    s.write('doctor', Buffer.from('x'));
+    s.write('doctor', () => Buffer.from('x'));
     expect(others.map((d) => existsSync(d))).toEqual([true, true, true, false, false]);
     expect(s.read('doctor')?.toString()).toBe('x');
+    // a cache directory that cannot be made: the cache is not even made
+    const blocked = join(home, 'blocked');
+    writeFileSync(blocked, 'a file where the directory would go');
+    let made = 0;
+    expect(userStore('b1', { XDG_CACHE_HOME: blocked })!.write('doctor', () => (made++, Buffer.from('x')))).toBeUndefined();
+    expect(made).toBe(0);
     // HOME when XDG_CACHE_HOME is unset
     const h = userStore('b1', { HOME: home })!;
-    expect(h.write('map', Buffer.from('y'))).toContain(join(home, '.cache', 'kubectl-arch', 'code-cache'));
+    expect(h.write('map', () => Buffer.from('y'))).toContain(join(home, '.cache', 'kubectl-arch', 'code-cache'));
   });
 });

@@ -34,7 +34,7 @@ export async function runCli(host: Host, argv: readonly string[]): Promise<numbe
     debug?.(`${bundle} ${own ? `own (${name})` : shipped ? 'shipped' : 'none'}${state === 'none' ? '' : ` ${state}`}`);
     if (host.store && !(own && state === 'accepted')) {
       saves.push(() => {
-        const file = host.store?.write(name, c.cacheData());
+        const file = host.store?.write(name, () => c.cacheData());
         debug?.(file ? `${bundle} saved ${file}` : `${bundle} not saved`);
       });
     }

@@ -8,8 +8,9 @@
 export interface Store {
   /** The cache saved under this name, if any. */
   read(name: string): Buffer | undefined;
-  /** Save, atomically (a rename), so that concurrent runs never read half a file. */
-  write(name: string, data: Buffer): string | undefined;
+  /** Save, atomically (a rename), so that concurrent runs never read half a file; the data is only made once the
+   *  directory is there (a read-only disk, as in deploy/cronjob.yaml, costs a failed mkdir and nothing more). */
+  write(name: string, data: () => Buffer): string | undefined;
 }
 
 /** FNV-1a: a short, stable name for the V8 flags this process runs with (a cache made under other flags is rejected). */
@@ -66,7 +67,7 @@ export function userStore(buildId: string, env: NodeJS.ProcessEnv = process.env)
       const tmp = `${file}.${process.pid}.tmp`;
       try {
         fs.mkdirSync(dir, { recursive: true });
-        fs.writeFileSync(tmp, data);
+        fs.writeFileSync(tmp, data());
         fs.renameSync(tmp, file);
       } catch {
         try {
