@@ -22,6 +22,18 @@ describe("fast paths give the full CLI's output", () => {
       ['version', '--output=yaml', '--no-color'],
     ],
     [['--help'], ['--help', '--no-color']],
+    [
+      ['completion', 'bash'],
+      ['completion', 'bash', '--no-color'],
+    ],
+    [
+      ['completion', 'zsh'],
+      ['completion', 'zsh', '-v'],
+    ],
+    [
+      ['completion', 'fish'],
+      ['completion', 'fish', '--no-color'],
+    ],
     [['-h'], ['--help', '-v']],
   ])('%j = %j', async (fastArgs, fullArgs) => {
     const a = await arch(fastArgs);

@@ -2,7 +2,7 @@
 // `node -e 0` (the Node process start, the floor) and to `kubectl version --client`, for the npm
 // route (bin/kubectl-arch on the pinned Node) and, when built (npm run package / release), the
 // single-executable binary. Prints numbers; asserts nothing (machines are noisy).
-// Targets (issue #20): version, --help and completion within 1.5x `node -e 0`, doctor --snapshot
+// Targets (issue #20): version, --help and completion (the scripts and __complete) within 1.5x `node -e 0`, doctor --snapshot
 // examples/field-notes-k3s within 3x.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
@@ -32,6 +32,7 @@ const commands = (exe, label) => {
   add(`${label} version`, exe, ['version']);
   add(`${label} --help`, exe, ['--help']);
   add(`${label} __complete explain ''`, exe, ['__complete', 'explain', '']);
+  add(`${label} completion bash`, exe, ['completion', 'bash']);
   add(`${label} doctor --snapshot examples/field-notes-k3s`, exe, ['doctor', '--snapshot', EX, '--fail-on', 'none']);
   add(`${label} orphans --snapshot examples/field-notes-k3s`, exe, ['orphans', '--snapshot', EX, '--fail-on', 'none']);
 };

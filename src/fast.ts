@@ -1,7 +1,8 @@
 // Start-up fast paths, taken before yargs (and the rest of the CLI) is loaded: `version`, top-level
-// `--help`, and shell completion (`__complete`, which kubectl_complete-arch and the completion scripts
-// call). Measured: loading and setting up yargs was most of `kubectl arch version`'s time (see README).
+// `--help`, the completion scripts (`completion bash|zsh|fish`, run by a shell's start-up file) and shell
+// completion itself (`__complete`, which kubectl_complete-arch and the completion scripts call). Measured: loading and setting up yargs was most of `kubectl arch version`'s time (see README).
 // Anything else, or any form these do not recognise exactly, goes to the full CLI.
+import { completionScript } from './commands/completion.js';
 import { complete } from './complete.js';
 import { VERSION } from './version.js';
 
@@ -44,6 +45,12 @@ export async function fast(argv: string[]): Promise<number | undefined> {
       process.stdout.write(text);
       return 0;
     }
+  }
+  // `completion bash|zsh|fish`, which a shell's start-up file runs every time a shell starts
+  const script = argv.length === 2 && argv[0] === 'completion' ? completionScript(argv[1]) : undefined;
+  if (script !== undefined) {
+    process.stdout.write(script);
+    return 0;
   }
   if (argv[0] === '__complete') {
     process.stdout.write(await complete(argv.slice(1)));

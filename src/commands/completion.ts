@@ -43,8 +43,12 @@ complete -c kubectl-arch -f -a '(__kubectl_arch_complete)'
 `,
 };
 
+/** The script for a shell this knows; src/fast.ts prints it before yargs loads (shells run this at every start). */
+export const completionScript = (shell: string | undefined): string | undefined =>
+  shell && Object.hasOwn(SCRIPTS, shell) ? SCRIPTS[shell] : undefined;
+
 export async function completion(a: { shell?: string }): Promise<number> {
-  const script = a.shell ? SCRIPTS[a.shell] : undefined;
+  const script = completionScript(a.shell);
   if (!script) throw new InputError(`unknown shell "${a.shell ?? ''}"`, `one of: ${SHELLS.join(', ')}`);
   process.stdout.write(script);
   return 0;
