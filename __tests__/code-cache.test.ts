@@ -99,8 +99,8 @@ describe('the npm entry (dist/cli.cjs)', () => {
 });
 
 describe('src/host', () => {
-  test('dist/cli.cjs is ASCII, as the entry reads it as latin1 (the build refuses anything else)', () => {
-    const text = readFileSync(join(ROOT, 'dist/cli.cjs'), 'latin1');
+  test.each(['cli.cjs', 'client-node.cjs'])('dist/%s is ASCII, as the entry reads it as latin1 (the build refuses anything else)', (f) => {
+    const text = readFileSync(join(ROOT, 'dist', f), 'latin1');
     expect(text.length).toBeGreaterThan(100_000);
     expect(text.search(/[^\x00-\x7f]/)).toBe(-1);
   });

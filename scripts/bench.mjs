@@ -4,8 +4,8 @@
 // single-executable binary. Prints numbers; asserts nothing (machines are noisy).
 // Targets (issue #20): version, --help and completion (the scripts and __complete) within 1.5x `node -e 0`, doctor --snapshot
 // examples/field-notes-k3s within 3x.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +17,20 @@ const NODE = existsSync(join(ROOT, 'node_modules/node/bin/node')) ? join(ROOT, '
 const EX = join(ROOT, 'examples/field-notes-k3s');
 const env = { ...process.env, NO_COLOR: '1', PATH: `${join(ROOT, 'bin')}:${process.env.PATH}` };
 
+// a small synthetic cluster (200 objects, 4 namespaces) on loopback, in its own process, for the online cases:
+// reaching a cluster loads the Kubernetes client, which offline commands never do
+const fakeOut = join(mkdtempSync(join(tmpdir(), 'ka-bench-')), 'fake.json');
+const fake = spawn(NODE, [join(ROOT, 'scripts/lib/fake-cluster-server.mjs'), fakeOut], { stdio: 'ignore' });
+const wait = new Int32Array(new SharedArrayBuffer(4));
+for (let i = 0; i < 200 && !existsSync(fakeOut); i++) Atomics.wait(wait, 0, 0, 50);
+const KUBECONFIG = join(fakeOut, '..', 'kubeconfig');
+if (existsSync(fakeOut)) {
+  const { url, token } = JSON.parse(readFileSync(fakeOut, 'utf8'));
+  writeFileSync(
+    KUBECONFIG,
+    `apiVersion: v1\nkind: Config\ncurrent-context: b\nclusters:\n- name: b\n  cluster: {server: "${url}"}\nusers:\n- name: b\n  user: {token: ${token}}\ncontexts:\n- name: b\n  context: {cluster: b, user: b}\n`,
+  );
+}
 const time = (cmd, args) => {
   const t0 = process.hrtime.bigint();
   const r = spawnSync(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'], env });
@@ -35,6 +49,7 @@ const commands = (exe, label) => {
   add(`${label} completion bash`, exe, ['completion', 'bash']);
   add(`${label} doctor --snapshot examples/field-notes-k3s`, exe, ['doctor', '--snapshot', EX, '--fail-on', 'none']);
   add(`${label} orphans --snapshot examples/field-notes-k3s`, exe, ['orphans', '--snapshot', EX, '--fail-on', 'none']);
+  add(`${label} doctor (200-object synthetic cluster)`, exe, ['doctor', '--kubeconfig', KUBECONFIG, '--fail-on', 'none']);
 };
 commands(BIN, 'npm:');
 add("npm: kubectl_complete-arch explain ''", join(ROOT, 'bin/kubectl_complete-arch'), ['explain', '']);
@@ -82,6 +97,7 @@ for (const c of cases) {
   console.log(`${c.name.padEnd(52)} ${fmt(m.min)} ${fmt(m.med)} ${fmt(m.max)} ${ratio(floor)} ${ratio(kubectl)}`);
 }
 if (noSea) console.log(noSea);
+fake.kill();
 
 // then the orphan scan at scale (issue: peak RSS <= 250 MB at 50,000 objects, within 1.5x of listing)
 if (process.env.BENCH_SKIP_SCALE !== '1') await import('./bench-orphans.mjs');

@@ -5,6 +5,7 @@
 // loader: an import() left in failed with "A dynamic import callback was not specified").
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { builtinsByRequire } from './builtins-by-require.mjs';
@@ -22,6 +23,39 @@ const clientByHost = {
       if (args.path !== CLIENT)
         throw new Error(`${args.importer}: import ${CLIENT}, the one module client-node.cjs holds, not ${args.path}`);
       return { path: CLIENT_NODE, external: true };
+    });
+  },
+};
+
+/**
+ * Dependencies of the Kubernetes client that its top level imports but our calls rarely or never reach (undici:
+ * client-node's fetch-based APIs; socks, socks-proxy-agent, hpagent: a kubeconfig proxy-url), each replaced in
+ * client-node.cjs by a stand-in that loads the real module on first use. Measured (--cpu-prof): initialising
+ * undici was ~20 ms of every command that connects. The stand-in's keys are the real module's, read here, so
+ * esbuild's import helpers see the same names without loading it.
+ */
+const LAZY_CLIENT_DEPS = /^(undici|socks|socks-proxy-agent|hpagent)$/;
+const lazyClientDeps = {
+  name: 'lazy-client-deps',
+  setup(b) {
+    b.onResolve({ filter: LAZY_CLIENT_DEPS }, (args) =>
+      args.namespace === 'lazy-client-dep' ? undefined : { path: args.path, namespace: 'lazy-client-dep', pluginData: args.resolveDir },
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy-client-dep' }, (args) => {
+      const keys = Object.keys(createRequire(join(args.pluginData, 'x.js'))(args.path));
+      return {
+        resolveDir: args.pluginData,
+        loader: 'js',
+        contents: `let real;
+const load = () => (real ??= require(${JSON.stringify(args.path)}));
+const keys = ${JSON.stringify(keys)};
+module.exports = new Proxy({}, {
+  get: (_, k) => load()[k],
+  has: (_, k) => k in load(),
+  ownKeys: () => keys,
+  getOwnPropertyDescriptor: (_, k) => (keys.includes(k) ? { configurable: true, enumerable: true, writable: true, value: undefined } : undefined),
+});`,
+      };
     });
   },
 };
@@ -51,17 +85,26 @@ export async function bundleCli(outdir, version) {
     plugins: [lazyDeps, builtinsByRequire, clientByHost],
     define: { ...common.define, __VERSION__: JSON.stringify(version), __HELP__: 'null', __EXPLAIN__: 'null' },
   });
-  // cli.cjs is read as latin1 (src/host/npm.ts: 1.3 ms for 0.8 MB against 4.5 ms as UTF-8), so it must be
+  // the client is not ours to debug: without whitespace and comments it is smaller, and ASCII
+  await build({
+    ...common,
+    entryPoints: [CLIENT],
+    outfile: join(outdir, 'client-node.cjs'),
+    plugins: [builtinsByRequire, lazyClientDeps],
+    minifyWhitespace: true,
+  });
+  // both are read as latin1 (src/host/npm.ts: 1.3 ms for 0.8 MB against 4.5 ms as UTF-8), so they must be
   // ASCII: esbuild escapes strings, not regular expression literals (write \u2014 there, not the character)
-  const text = readFileSync(join(outdir, 'cli.cjs'), 'latin1');
-  const bad = text.search(/[^\x00-\x7f]/);
-  if (bad >= 0) {
-    const line = text.slice(0, bad).split('\n').length;
-    throw new Error(
-      `${join(outdir, 'cli.cjs')}:${line}: a non-ASCII character (${JSON.stringify(text.slice(bad - 30, bad + 10))}); escape it in the source`,
-    );
+  for (const f of ['cli.cjs', 'client-node.cjs']) {
+    const text = readFileSync(join(outdir, f), 'latin1');
+    const bad = text.search(/[^\x00-\x7f]/);
+    if (bad >= 0) {
+      const line = text.slice(0, bad).split('\n').length;
+      throw new Error(
+        `${join(outdir, f)}:${line}: a non-ASCII character (${JSON.stringify(text.slice(bad - 30, bad + 10))}); escape it in the source`,
+      );
+    }
   }
-  await build({ ...common, entryPoints: [CLIENT], outfile: join(outdir, 'client-node.cjs'), plugins: [builtinsByRequire] });
   const h = createHash('sha256');
   for (const f of ['cli.cjs', 'client-node.cjs']) h.update(readFileSync(join(outdir, f)));
   return h.digest('hex').slice(0, 16);
