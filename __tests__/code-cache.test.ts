@@ -3,14 +3,25 @@
 // Through the built CLI (bin/kubectl-arch), each test with a cache directory of its own. No timing here: npm run
 // bench measures what the caches save.
 import { afterAll, describe, expect, test } from '@jest/globals';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cacheName, compile, wrap } from '../src/host/cjs.js';
 import { userStore } from '../src/host/store.js';
 import { EXAMPLE } from './helpers/fixtures.js';
-import { arch, ROOT } from './helpers/run.js';
+import { arch, ROOT, run } from './helpers/run.js';
 
 const dirs: string[] = [];
 const fresh = (): string => {
@@ -79,6 +90,18 @@ describe('the npm entry (dist/cli.cjs)', () => {
     expect(r.code).toBe(2);
     expect(lines(r.stderr)).toEqual(['code cache: cli.cjs none']);
     expect(readdirSync(home)).toEqual([]);
+  });
+
+  test('a half-built dist/ (no CLI bundle) is named, not a stack trace', async () => {
+    const root = fresh();
+    mkdirSync(join(root, 'bin'));
+    mkdirSync(join(root, 'dist'));
+    copyFileSync(join(ROOT, 'bin/kubectl-arch'), join(root, 'bin/kubectl-arch'));
+    chmodSync(join(root, 'bin/kubectl-arch'), 0o755);
+    copyFileSync(join(ROOT, 'dist/kubectl-arch.mjs'), join(root, 'dist/kubectl-arch.mjs'));
+    const r = await run(join(root, 'bin/kubectl-arch'), ['doctor'], { KUBECTL_ARCH_NODE: process.execPath });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`error: ${root}/bin/../dist/cli.cjs is missing; run: npm run build\n`);
   });
 
   test('NODE_DISABLE_COMPILE_CACHE=1: no cache read or written', async () => {
