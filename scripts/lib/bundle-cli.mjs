@@ -1,5 +1,5 @@
 // The CLI bundles both the npm package (scripts/build.mjs) and the single executables (scripts/release.mjs)
-// run through src/host/: cli.cjs, the whole CLI, and client-node.cjs, the Kubernetes client (2.7 of 3.4 MB),
+// run through src/host/: cli.cjs, the whole CLI (0.8 MB), and client-node.cjs, the Kubernetes client (1.7 MB),
 // which only commands that connect load. CommonJS, because vm.Script compiles it with a code cache made after
 // a command ran (src/host/cjs.ts); every import() is turned into require() (a vm.Script has no module
 // loader: an import() left in failed with "A dynamic import callback was not specified").
