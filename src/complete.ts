@@ -21,7 +21,8 @@ export async function explainCandidates(): Promise<[string, string][]> {
   ]);
 }
 
-const COMMANDS: [string, string][] = [
+/** The commands of src/cli.ts with their descriptions (a test keeps them equal to --help). */
+export const COMMANDS: [string, string][] = [
   ['doctor', 'Run every check and print one report'],
   ['map', 'The cluster by contract, with the checks that concern each part'],
   ['snapshot', 'Save what the checks need to stdout, for --snapshot later'],

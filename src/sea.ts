@@ -7,8 +7,6 @@ import { fast } from './fast.js';
 import { runCli, type Bundle } from './host/run.js';
 import { userStore } from './host/store.js';
 
-declare const __BUILD_ID__: string | undefined;
-
 function runSea(): Promise<number> {
   const sea = require('node:sea') as typeof import('node:sea');
   const keys = sea.getAssetKeys();
@@ -22,7 +20,7 @@ function runSea(): Promise<number> {
       dirname: __dirname,
       shipped: (b) => (keys.includes(cacheOf(b)) ? Buffer.from(sea.getRawAsset(cacheOf(b))) : undefined),
       require,
-      store: userStore(typeof __BUILD_ID__ === 'string' ? __BUILD_ID__ : 'dev'),
+      store: userStore(),
     },
     process.argv.slice(2),
   );

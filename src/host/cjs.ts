@@ -7,6 +7,8 @@
 // holds those too: measured on `doctor --snapshot examples/field-notes-k3s`, 152 ms with a cache made before
 // running, 118 ms with one made after (median of 30; `node -e 0` 45 ms).
 
+import { COMMANDS } from '../complete.js';
+
 /** The CommonJS wrapper, part of the source a code cache is made for. V8 accepts a cache for any source of the
  *  same length (it checks no more), so the caches' directory is named after the build (src/host/store.ts). */
 export const wrap = (src: string): string => `(function (exports, require, module, __filename, __dirname) {${src}\n})`;
@@ -39,14 +41,14 @@ export function compile(source: string, filename: string, cachedData: Buffer | u
 /** The CLI bundle leaves the Kubernetes client to its host under this name (scripts/lib/bundle-cli.mjs). */
 export const CLIENT_NODE = 'kubectl-arch:client-node';
 
-/** Commands of src/cli.ts: each gets its own code cache, holding the functions that command runs. */
-const COMMANDS = new Set(['doctor', 'map', 'snapshot', 'orphans', 'quorum', 'explain', 'rbac', 'completion', 'version']);
+/** Commands of src/cli.ts (src/complete.ts's list): each gets its own code cache, holding what that command runs. */
+const NAMES = new Set(COMMANDS.map(([name]) => name));
 
 /**
  * The code cache's name for this command line: the first known command word (flags may come first), and
  * whether it reads a snapshot file (offline and online runs call different code).
  */
 export function cacheName(argv: readonly string[]): string {
-  const cmd = argv.find((a) => COMMANDS.has(a)) ?? 'other';
+  const cmd = argv.find((a) => NAMES.has(a)) ?? 'other';
   return argv.some((a) => a === '--snapshot' || a.startsWith('--snapshot=')) ? `${cmd}-snapshot` : cmd;
 }

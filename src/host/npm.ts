@@ -3,10 +3,6 @@
 import { runCli } from './run.js';
 import { userStore } from './store.js';
 
-// a hash of dist/cli.cjs and dist/client-node.cjs (scripts/build.mjs); 'dev' where not built
-declare const __BUILD_ID__: string | undefined;
-const BUILD_ID = typeof __BUILD_ID__ === 'string' ? __BUILD_ID__ : 'dev';
-
 /** entryUrl: import.meta.url of dist/kubectl-arch.mjs. */
 export function runNpm(entryUrl: string, argv: readonly string[]): Promise<number> {
   const fs = process.getBuiltinModule('node:fs');
@@ -21,7 +17,7 @@ export function runNpm(entryUrl: string, argv: readonly string[]): Promise<numbe
       modulePath: filename,
       dirname: dir,
       require: process.getBuiltinModule('node:module').createRequire(filename('cli.cjs')),
-      store: userStore(BUILD_ID),
+      store: userStore(),
     },
     argv,
   );

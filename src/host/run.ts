@@ -1,7 +1,7 @@
 // Runs the CLI bundle for either entry (src/bin.ts: files in dist/; src/sea.ts: assets of the executable):
 // compiles cli.cjs, and client-node.cjs when a command asks for the Kubernetes client, each with the best code
 // cache at hand, and after the command saves a cache holding what it compiled, if it had none of its own.
-import { CLIENT_NODE, cacheName, compile, type CacheState } from './cjs.js';
+import { CLIENT_NODE, cacheName, compile } from './cjs.js';
 import type { Store } from './store.js';
 
 export type Bundle = 'cli.cjs' | 'client-node.cjs';
@@ -30,9 +30,8 @@ export async function runCli(host: Host, argv: readonly string[]): Promise<numbe
     const own = host.store?.read(name);
     const shipped = own ? undefined : host.shipped?.(bundle);
     const c = compile(host.source(bundle), host.filename(bundle), own ?? shipped);
-    const state: CacheState = c.cache;
-    debug?.(`${bundle} ${own ? `own (${name})` : shipped ? 'shipped' : 'none'}${state === 'none' ? '' : ` ${state}`}`);
-    if (host.store && !(own && state === 'accepted')) {
+    debug?.(`${bundle} ${own ? `own (${name})` : shipped ? 'shipped' : 'none'}${c.cache === 'none' ? '' : ` ${c.cache}`}`);
+    if (host.store && !(own && c.cache === 'accepted')) {
       saves.push(() => {
         const file = host.store?.write(name, () => c.cacheData());
         debug?.(file ? `${bundle} saved ${file}` : `${bundle} not saved`);

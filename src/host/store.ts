@@ -24,7 +24,12 @@ function hash(s: string): string {
  *  and each build's caches are several MB; an install used now and then writes again when it finds none. */
 const KEEP_OTHERS = 3;
 
-export function userStore(buildId: string, env: NodeJS.ProcessEnv = process.env): Store | undefined {
+// a hash of cli.cjs and client-node.cjs, defined by the build of each entry (scripts/build.mjs,
+// scripts/release.mjs); 'dev' where not built
+declare const __BUILD_ID__: string | undefined;
+const BUILD_ID = typeof __BUILD_ID__ === 'string' ? __BUILD_ID__ : 'dev';
+
+export function userStore(buildId: string = BUILD_ID, env: NodeJS.ProcessEnv = process.env): Store | undefined {
   if (env.NODE_DISABLE_COMPILE_CACHE) return undefined;
   const fs = process.getBuiltinModule('node:fs');
   const path = process.getBuiltinModule('node:path');
