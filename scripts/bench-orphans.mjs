@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generate, startFakeCluster } from './lib/fake-cluster.mjs';
+import { generate, kubeconfigFor, startFakeCluster } from './lib/fake-cluster.mjs';
 import { listOnlyCommand } from './lib/list-only.mjs';
 const LIST_ONLY = await listOnlyCommand();
 
@@ -19,10 +19,7 @@ const data = generate(TOTAL, NS);
 const fc = await startFakeCluster(data);
 const dir = mkdtempSync(join(tmpdir(), 'kubectl-arch-bench-'));
 const kc = join(dir, 'kubeconfig');
-writeFileSync(
-  kc,
-  `apiVersion: v1\nkind: Config\ncurrent-context: b\nclusters:\n- name: b\n  cluster: {server: "${fc.url}"}\nusers:\n- name: b\n  user: {token: ${fc.token}}\ncontexts:\n- name: b\n  context: {cluster: b, user: b}\n`,
-);
+writeFileSync(kc, kubeconfigFor(fc));
 
 function runOnce(args) {
   return new Promise((resolve) => {

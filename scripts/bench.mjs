@@ -5,7 +5,7 @@
 // Targets (issue #20): version, --help and completion (the scripts and __complete) within 1.5x `node -e 0`, doctor --snapshot
 // examples/field-notes-k3s within 3x.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,18 +19,10 @@ const env = { ...process.env, NO_COLOR: '1', PATH: `${join(ROOT, 'bin')}:${proce
 
 // a small synthetic cluster (200 objects, 4 namespaces) on loopback, in its own process, for the online cases:
 // reaching a cluster loads the Kubernetes client, which offline commands never do
-const fakeOut = join(mkdtempSync(join(tmpdir(), 'ka-bench-')), 'fake.json');
-const fake = spawn(NODE, [join(ROOT, 'scripts/lib/fake-cluster-server.mjs'), fakeOut], { stdio: 'ignore' });
+const KUBECONFIG = join(mkdtempSync(join(tmpdir(), 'ka-bench-')), 'kubeconfig');
+const fake = spawn(NODE, [join(ROOT, 'scripts/lib/fake-cluster-server.mjs'), KUBECONFIG], { stdio: 'ignore' });
 const wait = new Int32Array(new SharedArrayBuffer(4));
-for (let i = 0; i < 200 && !existsSync(fakeOut); i++) Atomics.wait(wait, 0, 0, 50);
-const KUBECONFIG = join(fakeOut, '..', 'kubeconfig');
-if (existsSync(fakeOut)) {
-  const { url, token } = JSON.parse(readFileSync(fakeOut, 'utf8'));
-  writeFileSync(
-    KUBECONFIG,
-    `apiVersion: v1\nkind: Config\ncurrent-context: b\nclusters:\n- name: b\n  cluster: {server: "${url}"}\nusers:\n- name: b\n  user: {token: ${token}}\ncontexts:\n- name: b\n  context: {cluster: b, user: b}\n`,
-  );
-}
+for (let i = 0; i < 200 && !existsSync(KUBECONFIG); i++) Atomics.wait(wait, 0, 0, 50);
 const time = (cmd, args) => {
   const t0 = process.hrtime.bigint();
   const r = spawnSync(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'], env });

@@ -1,10 +1,12 @@
 // The synthetic API server (fake-cluster.mjs) in a process of its own, for benchmarks that time commands with
-// spawnSync (which would block a server in the same process): writes {url, token} to the file named by argv[2]
-// once it listens, and serves until killed.
-//   node fake-cluster-server.mjs OUT.json [objects] [namespaces]
-import { writeFileSync } from 'node:fs';
-import { generate, startFakeCluster } from './fake-cluster.mjs';
+// spawnSync (which would block a server in the same process): writes a kubeconfig for it to the file named by
+// argv[2] once it listens, and serves until killed.
+//   node fake-cluster-server.mjs KUBECONFIG [objects] [namespaces]
+import { renameSync, writeFileSync } from 'node:fs';
+import { generate, kubeconfigFor, startFakeCluster } from './fake-cluster.mjs';
 
 const [out, objects = '200', namespaces = '4'] = process.argv.slice(2);
 const fc = await startFakeCluster(generate(Number(objects), Number(namespaces)));
-writeFileSync(out, JSON.stringify({ url: fc.url, token: fc.token }));
+// whole or not at all: the benchmark starts when the file appears
+writeFileSync(`${out}.tmp`, kubeconfigFor(fc));
+renameSync(`${out}.tmp`, out);

@@ -132,6 +132,10 @@ export function generate(total, namespaces) {
   return { byType, count };
 }
 
+/** A kubeconfig for the fake cluster: its URL and bearer token, one context. */
+export const kubeconfigFor = ({ url, token }) =>
+  `apiVersion: v1\nkind: Config\ncurrent-context: b\nclusters:\n- name: b\n  cluster: {server: "${url}"}\nusers:\n- name: b\n  user: {token: ${token}}\ncontexts:\n- name: b\n  context: {cluster: b, user: b}\n`;
+
 export function startFakeCluster({ byType }, { token = 'bench-token' } = {}) {
   const stats = { requests: 0, paths: [] };
   const filtered = new Map();
