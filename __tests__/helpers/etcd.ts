@@ -50,6 +50,26 @@ async function waitReady(url: string, ms: number): Promise<void> {
   throw new Error(`etcd at ${url} did not get a leader within ${ms} ms`);
 }
 
+/** Every member has published its name and client URL to the others: until then a member lists as "not started"
+ *  and a probe right after start can see it as unknown (seen under load). */
+async function waitFormed(url: string, n: number, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    try {
+      const r = await fetch(`${url}/v3/cluster/member/list`, { method: 'POST', body: '{}' });
+      if (r.ok) {
+        const j = (await r.json()) as { members?: Array<{ name?: string; clientURLs?: string[] }> };
+        const started = (j.members ?? []).filter((m) => m.name && m.clientURLs?.length);
+        if (started.length === n) return;
+      }
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`etcd at ${url} did not list ${n} started members within ${ms} ms`);
+}
+
 function killPid(p: ChildProcess | null): Promise<void> {
   if (!p || p.exitCode !== null || p.pid === undefined) return Promise.resolve();
   return new Promise((resolve) => {
@@ -132,6 +152,7 @@ export async function startEtcd(n: number): Promise<EtcdCluster> {
   };
   try {
     await Promise.all(members.map((m) => waitReady(m.clientURL, 20_000)));
+    await Promise.all(members.map((m) => waitFormed(m.clientURL, n, 20_000)));
   } catch (e) {
     await cluster.close();
     throw e;
