@@ -234,6 +234,7 @@ describe('Prometheus text exposition', () => {
     expect(status.map((m) => [m.labels.status, m.value])).toEqual([
       ['passed', 0],
       ['findings', 0],
+      ['partial', 0],
       ['skipped', 1],
     ]);
     expect(fam('kubectl_arch_run_duration_seconds').metrics[0]!.value).toBeCloseTo(1.234);

@@ -343,14 +343,28 @@ describe('retry-loop check', () => {
     expect(run([hc]).findings[0]).toMatchObject({ code: 'ARCH-RL04', severity: 'error' });
   });
 
-  test('events forbidden: skipped with the reason, never passed', () => {
+  test('events forbidden: judged on what is visible, partial and named, never passed', () => {
     const r = runCheck(retryLoops, [], {
       without: [R.events],
       prepare: (snap) =>
         snap.markUnavailable({ group: '', kind: 'Event', resource: 'events', status: 403, reason: 'forbidden: cannot list events (RBAC)' }),
     });
+    expect(r.status).toBe('partial');
+    expect(r.reason).toMatch(/not judged without Event\b/);
+    expect(r.notes.join()).toMatch(/Event: forbidden: cannot list events \(RBAC\) — rejections seen only in Events/);
+  });
+
+  test('nothing it judges is visible: skipped with every reason, never passed', () => {
+    const subjects = retryLoops.needs.filter((n) => n.role === 'subject');
+    const r = runCheck(retryLoops, [], {
+      without: subjects,
+      prepare: (snap) => {
+        for (const n of subjects)
+          snap.markUnavailable({ group: n.group, kind: n.kind, resource: n.resource, status: 403, reason: `forbidden: ${n.resource}` });
+      },
+    });
     expect(r.status).toBe('skipped');
-    expect(r.reason).toMatch(/forbidden/);
+    expect(r.reason).toMatch(/forbidden: events.*forbidden: applications/);
   });
 
   test('Services forbidden: the check still runs on events and says what it could not compare', () => {
@@ -373,7 +387,7 @@ describe('retry-loop check', () => {
     expect(r.notes.join()).toMatch(/Service: forbidden: cannot list services \(RBAC\) — live Service values/);
   });
 
-  test('Argo CD / Flux not installed: said in notes', () => {
+  test('Argo CD not installed (404): no Application can exist, so nothing is missing — passed, no "not visible" note', () => {
     const r = runCheck(retryLoops, [], {
       without: [R.argoApplications],
       prepare: (snap) =>
@@ -385,7 +399,7 @@ describe('retry-loop check', () => {
         }),
     });
     expect(r.status).toBe('passed');
-    expect(r.notes.join()).toMatch(/Application.argoproj.io: .*CRD not installed/);
+    expect(r.notes.join()).not.toMatch(/Application/);
   });
 
   test('an Argo CD warning event and the Application status are one finding, with both sources', () => {

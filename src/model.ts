@@ -89,17 +89,22 @@ export interface Finding {
   fix?: string[];
 }
 
-export type CheckStatus = 'passed' | 'findings' | 'skipped';
+/** passed: every input visible, no finding; partial: no finding in what was visible, but a subject or evidence
+ *  input was not (never "passed"); skipped: nothing it judges was visible, or the evidence cannot decide. */
+export type CheckStatus = 'passed' | 'findings' | 'partial' | 'skipped';
 
 export interface CheckResult {
   id: string;
   title: string;
   status: CheckStatus;
-  /** For passed: the one-line reason; for skipped: why it could not run. */
+  /** For passed: the one-line reason; for partial: that and what it could not judge; for skipped: why it could not run. */
   reason?: string;
   findings: Finding[];
   /** Parts of the check that could not be evaluated (partial visibility). */
   notes: string[];
+  /** Subject and evidence inputs that were not visible (types, e.g. Event, Application.argoproj.io): with none of
+   *  them a clean result is "passed", with some it is "partial". */
+  unjudged?: string[];
 }
 
 export const groupOf = (apiVersion: string | undefined): string => {

@@ -100,7 +100,7 @@ function readyAddresses(ctx: CheckContext, ns: string, name: string): number | n
   const slices = ctx.snap
     .of(R.endpointslices)
     .filter((e) => e.metadata.namespace === ns && e.metadata.labels?.['kubernetes.io/service-name'] === name);
-  if (!slices.length) return ctx.snap.visibility(R.endpoints) ? null : 0;
+  if (!slices.length) return ctx.snap.gap(R.endpoints) && ctx.snap.gap(R.endpointslices) ? null : 0;
   return slices.flatMap((e) => (Array.isArray(e.endpoints) ? e.endpoints : [])).filter((e) => e?.conditions?.ready !== false).length;
 }
 
@@ -149,7 +149,7 @@ function configFindings(ctx: CheckContext, cfg: KObject, kubeSystemLabels: Recor
     if (!failClosed) continue;
     const svcRef: ObjectRef = { kind: 'Service', apiVersion: 'v1', namespace: svc.namespace, name: svc.name };
     const service = ctx.snap.of(R.services).find((s) => s.metadata.namespace === svc.namespace && s.metadata.name === svc.name);
-    if (!service && !ctx.snap.visibility(R.services)) {
+    if (!service && !ctx.snap.gap(R.services)) {
       down.push({
         hook: h,
         why: `service "${svc.name}" not found in ${svc.namespace}`,
@@ -158,7 +158,8 @@ function configFindings(ctx: CheckContext, cfg: KObject, kubeSystemLabels: Recor
       });
       continue;
     }
-    if (!service || service.spec?.type === 'ExternalName') continue;
+    // Services not visible: the backend is judged from its Endpoints or EndpointSlices alone
+    if (service?.spec?.type === 'ExternalName') continue;
     const ready = readyAddresses(ctx, svc.namespace, svc.name);
     if (ready === 0)
       down.push({
@@ -249,12 +250,16 @@ export const admissionWebhooks = defineCheck({
   severity: 'critical',
   codes: CODES,
   needs: [
-    R.validatingWebhooks,
-    R.mutatingWebhooks,
-    { ...R.services, optional: true, lost: "whether a webhook's Service exists cannot be told" },
-    { ...R.endpoints, optional: true, lost: 'ready addresses are read from EndpointSlices only' },
-    { ...R.endpointslices, optional: true },
-    { ...R.namespaces, optional: true, lost: "kube-system's labels are assumed to be the default ones" },
+    { ...R.validatingWebhooks, role: 'subject', lost: 'validating webhooks are not judged (the mutating ones still are)' },
+    { ...R.mutatingWebhooks, role: 'subject', lost: 'mutating webhooks are not judged (the validating ones still are)' },
+    {
+      ...R.services,
+      role: 'evidence',
+      lost: "whether a webhook's Service exists cannot be told; a backend is judged from its Endpoints or EndpointSlices alone",
+    },
+    { ...R.endpoints, role: 'evidence', lost: 'ready addresses are read from EndpointSlices only', or: R.endpointslices },
+    { ...R.endpointslices, role: 'evidence', lost: 'ready addresses are read from Endpoints only', or: R.endpoints },
+    { ...R.namespaces, role: 'context', lost: "kube-system's labels are assumed to be the default ones" },
   ],
   docs: {
     summary:

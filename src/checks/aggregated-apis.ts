@@ -16,7 +16,10 @@ export const aggregatedApis = defineCheck({
   title: 'Aggregated APIs that are down (the door)',
   severity: 'error',
   codes: CODES,
-  needs: [R.apiservices, { ...R.namespaces, optional: true, lost: 'namespaces stuck on it cannot be named' }],
+  needs: [
+    { ...R.apiservices, role: 'subject', lost: 'aggregated APIs cannot be judged' },
+    { ...R.namespaces, role: 'context', lost: 'namespaces stuck on it cannot be named' },
+  ],
   docs: {
     summary:
       'APIServices that are not available (e.g. metrics.k8s.io with metrics-server gone): discovery, kubectl and namespace deletion break',

@@ -125,7 +125,11 @@ export const apiserverCertificates = defineCheck({
   codes: CODES,
   needs: [
     // core/v1 only: events.k8s.io/v1 is the same storage (events.k8s.io objects in snapshot files are still read)
-    { ...R.events, optional: true, lost: 'K3s/RKE2 node certificate warnings (CertificateExpirationWarning) are not read' },
+    {
+      ...R.events,
+      role: 'evidence',
+      lost: 'K3s/RKE2 node certificate warnings (CertificateExpirationWarning) are not read; the serving and client certificates still are',
+    },
   ],
   docs: {
     summary:

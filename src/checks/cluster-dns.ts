@@ -256,17 +256,21 @@ export const clusterDns = defineCheck({
   severity: 'critical',
   codes: CODES,
   needs: [
-    R.services,
+    {
+      ...R.services,
+      role: 'subject',
+      lost: "the DNS Service's selector and the kubernetes Service cannot be read; DNS endpoints are still judged by name",
+    },
     {
       ...R.podsLean,
-      optional: true,
+      role: 'evidence',
       lost: 'which pods match the DNS selector, and their state, cannot be shown',
       bodiesFor: (m) => DNS_NAMESPACES.has(m.namespace ?? '') && POD_LABELS.includes(m.labels?.['k8s-app'] ?? ''),
     },
-    { ...R.endpoints, optional: true, lost: 'ready endpoints are read from EndpointSlices only' },
-    { ...R.endpointslices, optional: true, lost: 'ready endpoints are read from Endpoints only' },
-    { ...R.leases, optional: true, lost: 'the kubernetes Service cannot be compared with the live API servers' },
-    { ...R.nodes, optional: true },
+    { ...R.endpoints, role: 'subject', lost: 'ready endpoints are read from EndpointSlices only', or: R.endpointslices },
+    { ...R.endpointslices, role: 'subject', lost: 'ready endpoints are read from Endpoints only', or: R.endpoints },
+    { ...R.leases, role: 'evidence', lost: 'the kubernetes Service cannot be compared with the live API servers' },
+    { ...R.nodes, role: 'evidence', lost: 'API server identity leases cannot be mapped to node addresses' },
   ],
   docs: {
     summary:

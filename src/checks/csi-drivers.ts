@@ -66,12 +66,16 @@ export const csiDrivers = defineCheck({
   severity: 'error',
   codes: CODES,
   needs: [
-    R.csinodes,
-    { ...R.csidrivers, optional: true, lost: 'whether a driver is installed at all is told by CSINode only' },
-    { ...R.storageclasses, optional: true, lost: 'StorageClass provisioners are not compared' },
-    { ...R.persistentvolumes, optional: true, lost: "PersistentVolumes' drivers are not compared" },
-    { ...R.persistentvolumeclaims, optional: true },
-    { ...R.events, optional: true, lost: 'pods that cannot mount are not named' },
+    {
+      ...R.csinodes,
+      role: 'evidence',
+      lost: 'which node registers which driver cannot be seen; CSIDriver objects alone tell whether a driver is installed',
+    },
+    { ...R.csidrivers, role: 'evidence', lost: 'whether a driver is installed at all is told by CSINode only' },
+    { ...R.storageclasses, role: 'subject', lost: 'StorageClass provisioners are not compared' },
+    { ...R.persistentvolumes, role: 'subject', lost: "PersistentVolumes' drivers are not compared" },
+    { ...R.persistentvolumeclaims, role: 'subject', lost: 'pending claims are not named' },
+    { ...R.events, role: 'subject', lost: 'pods that cannot mount are not named' },
   ],
   docs: {
     summary:

@@ -31,7 +31,8 @@ const indent = (s: string): string =>
 
 /** `kubectl arch explain <id>`: the long form of a check's docs. */
 export function explainText(c: Check): string {
-  const needs = c.needs.map((n) => `${resourceName(n.resource, n.group)}${n.optional ? ' (optional)' : ''}`);
+  const needs = c.needs.map((n) => resourceName(n.resource, n.group));
+  const ROLE = { subject: 'what it judges', evidence: 'evidence', context: 'context' } as const;
   const deep = (c.deep ?? []).map((g) => g.path('<node>'));
   const text = [
     `${c.title} [${c.id}]  (worst severity: ${c.severity})`,
@@ -52,6 +53,11 @@ export function explainText(c: Check): string {
     'READS (list, read-only)',
     `  ${needs.join(', ')}`,
     ...(deep.length ? [`  with --deep: ${deep.join(', ')}`] : []),
+    '',
+    'WHEN AN INPUT IS NOT VISIBLE (not captured, forbidden): what it still judges',
+    '  It judges from what is visible and is skipped only when nothing it judges is; a clean result that lacks',
+    '  what it judges or evidence is "partial", never "passed". Without:',
+    ...c.needs.map((n) => `  ${resourceName(n.resource, n.group)} (${ROLE[n.role]}): ${n.lost}`),
   ];
   return text.join('\n') + '\n';
 }

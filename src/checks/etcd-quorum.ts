@@ -6,7 +6,7 @@ import type { Distribution } from '../fingerprint.js';
 import { K3S_HEARTBEAT_STALE_MS, LEARNER_STUCK_MS, quorumView, type Member, type QuorumView } from '../etcd/quorum.js';
 import type { ObjectRef, Severity } from '../model.js';
 import { CONFIGMAPS, R } from '../resources.js';
-import { defineCheck, finding, type Draft } from './types.js';
+import { defineCheck, finding, onlyOn, type Draft } from './types.js';
 
 const ID = 'etcd-quorum';
 
@@ -293,12 +293,28 @@ export const etcdQuorum = defineCheck({
 
   // nodes are optional: with none visible, /readyz still tells whether the API server reaches etcd
   needs: [
-    { ...R.nodes, optional: true },
-    { ...R.podsLean, optional: true },
-    { ...CONFIGMAPS, optional: true },
-    { ...R.leases, optional: true, lost: 'API server identity leases: the API server count cannot be compared with the member count' },
-    { ...R.k0sEtcdMembers, optional: true },
-    { ...R.openshiftEtcds, optional: true },
+    // evidence, not subjects: /readyz (in the header) judges etcd even when no member object is visible
+    { ...R.nodes, role: 'evidence', lost: 'K3s/RKE2 members (etcd role, EtcdIsVoter) and kubeadm control-plane nodes cannot be seen' },
+    {
+      ...R.podsLean,
+      role: 'evidence',
+      lost: 'etcd static pods (kubeadm, RKE2) cannot be seen',
+      relevant: onlyOn('kubeadm', 'RKE2'),
+    },
+    {
+      ...CONFIGMAPS,
+      role: 'evidence',
+      lost: "kubeadm-config cannot be read: an external etcd's endpoints are not known",
+      relevant: onlyOn('kubeadm'),
+    },
+    {
+      ...R.leases,
+      role: 'context',
+      lost: 'API server identity leases: the API server count cannot be compared with the member count',
+      relevant: onlyOn('K3s', 'RKE2', 'k0s', 'kubeadm'),
+    },
+    { ...R.k0sEtcdMembers, role: 'evidence', lost: 'k0s EtcdMember objects cannot be read', relevant: onlyOn('k0s') },
+    { ...R.openshiftEtcds, role: 'evidence', lost: "OpenShift's etcd operator conditions cannot be read", relevant: onlyOn('OpenShift') },
   ],
   docs: {
     summary:

@@ -112,18 +112,30 @@ export const gitopsOrphans = defineCheck({
   codes: CODES,
 
   needs: [
-    { ...R.podsLean, optional: true, lost: 'liveness (running pods) unknown' },
-    { ...R.services, optional: true, lost: 'liveness (ready endpoints) unknown' },
-    { ...CONFIGMAPS, optional: true, lost: 'argocd-cm unread: default tracking settings assumed' },
-    { ...R.endpoints, optional: true },
-    { ...R.endpointslices, optional: true },
-    { ...R.ingresses, optional: true },
-    { ...R.httproutes, optional: true },
-    { ...R.persistentvolumes, optional: true },
-    { ...R.persistentvolumeclaims, optional: true },
-    { ...R.argoApplications, optional: true },
-    { ...R.fluxKustomizations, optional: true },
-    { ...R.fluxHelmReleases, optional: true },
+    { ...R.podsLean, role: 'context', lost: 'liveness (running pods) unknown' },
+    { ...R.services, role: 'context', lost: 'liveness (ready endpoints) unknown' },
+    { ...CONFIGMAPS, role: 'context', lost: 'argocd-cm unread: default tracking settings assumed' },
+    { ...R.endpoints, role: 'context', lost: 'ready endpoints are read from EndpointSlices only', or: R.endpointslices },
+    { ...R.endpointslices, role: 'context', lost: 'ready endpoints are read from Endpoints only', or: R.endpoints },
+    { ...R.ingresses, role: 'context', lost: 'routes into leftover Services (Ingress) are not seen' },
+    { ...R.httproutes, role: 'context', lost: 'routes into leftover Services (HTTPRoute) are not seen' },
+    { ...R.persistentvolumes, role: 'context', lost: "the data a leftover claim holds (its PV's reclaim policy) is not named" },
+    { ...R.persistentvolumeclaims, role: 'context', lost: 'bound volumes of leftovers are not named' },
+    {
+      ...R.argoApplications,
+      role: 'evidence',
+      lost: 'whether an Argo CD Application still exists cannot be told: objects it tracks are not judged',
+    },
+    {
+      ...R.fluxKustomizations,
+      role: 'evidence',
+      lost: 'whether a Flux Kustomization still exists cannot be told: objects it applied are not judged',
+    },
+    {
+      ...R.fluxHelmReleases,
+      role: 'evidence',
+      lost: 'whether a Flux HelmRelease still exists cannot be told: objects it released are not judged',
+    },
   ],
   docs: {
     summary:

@@ -10,7 +10,7 @@ import { adviceFor, type AdviceContext } from '../retry/advice.js';
 import { cadence, human, normaliseEvents, type Cadence, type NormEvent } from '../retry/events.js';
 import { findLoops, type Loop } from '../retry/loops.js';
 import { isImmutableRejection, parseRejections, type Rejection } from '../retry/rejections.js';
-import { defineCheck, type CheckContext, type Draft, type NodeGet } from './types.js';
+import { defineCheck, onlyOn, type CheckContext, type Draft, type NodeGet } from './types.js';
 
 const ID = 'immutable-retry-loop';
 
@@ -304,17 +304,26 @@ export const retryLoops = defineCheck({
   // core/v1 and events.k8s.io/v1 are two views of the same stored events: listing one is enough
   // (events.k8s.io objects in snapshot files are still read)
   needs: [
-    R.events,
-    { ...R.services, optional: true, lost: 'live Service values (e.g. clusterIP) cannot be compared' },
-    { ...CONFIGMAPS, optional: true, lost: 'the original K3s cluster-dns cannot be read' },
-    { ...R.daemonsets, optional: true },
-    { ...R.persistentvolumes, optional: true },
-    { ...R.persistentvolumeclaims, optional: true },
-    { ...R.addons, optional: true, lost: 'K3s addon deployer failures are seen only through Events' },
-    { ...R.helmcharts, optional: true, lost: 'K3s HelmChart failures cannot be seen' },
-    { ...R.argoApplications, optional: true, lost: 'Argo CD sync status cannot be read' },
-    { ...R.fluxKustomizations, optional: true, lost: 'Flux Kustomization status cannot be read' },
-    { ...R.fluxHelmReleases, optional: true, lost: 'Flux HelmRelease status cannot be read' },
+    {
+      ...R.events,
+      role: 'subject',
+      lost: 'rejections seen only in Events (K3s addons, Helm CLI, kubectl, operators) are missed, and no attempt is counted; Argo CD, Flux and K3s HelmChart status are still read',
+    },
+    { ...R.services, role: 'context', lost: 'live Service values (e.g. clusterIP) cannot be compared' },
+    { ...CONFIGMAPS, role: 'context', lost: 'the original K3s cluster-dns cannot be read' },
+    { ...R.daemonsets, role: 'context', lost: 'NodeLocal DNSCache is found by its pods only (--deep)' },
+    { ...R.persistentvolumes, role: 'context', lost: "a claim's data cost (the PV's reclaim policy) is not named in the advice" },
+    { ...R.persistentvolumeclaims, role: 'context', lost: "a bound claim's live values cannot be put in the advice" },
+    {
+      ...R.addons,
+      role: 'context',
+      lost: 'K3s addons are not listed (their failures still show in Events)',
+      relevant: onlyOn('K3s', 'RKE2'),
+    },
+    { ...R.helmcharts, role: 'subject', lost: 'K3s HelmChart failures cannot be seen', relevant: onlyOn('K3s', 'RKE2') },
+    { ...R.argoApplications, role: 'subject', lost: 'Argo CD sync status cannot be read: rejections are seen through Events only' },
+    { ...R.fluxKustomizations, role: 'subject', lost: 'Flux Kustomization status cannot be read: rejections are seen through Events only' },
+    { ...R.fluxHelmReleases, role: 'subject', lost: 'Flux HelmRelease status cannot be read: rejections are seen through Events only' },
   ],
   deep: [KUBELET_DNS],
   docs: {

@@ -183,8 +183,8 @@ export const stuckDeletions = defineCheck({
   allTypes: true,
   codes: CODES,
   needs: [
-    R.namespaces,
-    { ...R.podsLean, optional: true, lost: "whether a finalizer's controller runs cannot be told, so stuck objects are not judged" },
+    { ...R.namespaces, role: 'subject', lost: 'namespaces stuck Terminating are not seen; other objects deleting still are' },
+    { ...R.podsLean, role: 'evidence', lost: "whether a finalizer's controller runs cannot be told, so stuck objects are not judged" },
   ],
   docs: {
     summary:

@@ -1,10 +1,11 @@
 // One way to write a check. A check is one file: a stable id, its finding codes (declared `as const`, so
-// a mistyped code does not compile), the resources it needs (each optional one saying what is lost without
+// a mistyped code does not compile), the resources it needs (each with its role and what is lost without
 // it: the runner turns that into the "not visible" note), its documentation (explain and the README's checks
 // table are generated from it) and a pure function from the snapshot to findings. Logic shared with a command
 // lives in src/<domain>/ (src/retry, src/orphans, src/etcd); the check maps it to findings. A check's
 // scenario for the example and the real-cluster suite lives next to it, in <id>.scenario.ts.
 import type { Finding, Need, ObjectRef, Severity } from '../model.js';
+import { detectDistribution, type Distribution } from '../fingerprint.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 
 export interface CheckContext {
@@ -22,6 +23,38 @@ export interface Settings {
 }
 
 export const DEFAULT_SETTINGS: Settings = { stuckAfterMs: 10 * 60_000 };
+
+/**
+ * What an input is to a check (the rule: judge from what is visible; skip only when nothing is):
+ * - subject: the objects it judges (webhook configurations, APIServices, Events, Applications…); with none of
+ *   its subjects visible a check is skipped, with some it judges those;
+ * - evidence: without it a finding could be missed (whether a Service has ready endpoints): a clean result is then
+ *   "partial", never "passed";
+ * - context: refines what is found (liveness, live values, advice): without it a clean result stays "passed".
+ * A type that is not served at all (CRD not installed: 404) holds no objects, so it is visible and empty.
+ */
+export type NeedRole = 'subject' | 'evidence' | 'context';
+
+/** An input of a check: what to list, its role, and what the check can no longer judge without it (the runner's
+ *  "not visible" note, and `explain`'s WITHOUT section). */
+export type CheckNeed = Need & {
+  role: NeedRole;
+  lost: string;
+  /** Another type that carries the same evidence (Endpoints and EndpointSlices): with either visible, nothing is lost. */
+  or?: Pick<Need, 'group' | 'kind'>;
+  /** Whether the input matters on this cluster (a k0s EtcdMember on K3s does not): when not, its absence is no gap. */
+  relevant?: (snap: Snapshot) => boolean;
+};
+
+const distributions = new WeakMap<Snapshot, Distribution>();
+/** An input that matters only on these distributions (and wherever the distribution cannot be told). */
+export const onlyOn =
+  (...ds: Distribution[]) =>
+  (snap: Snapshot): boolean => {
+    let d = distributions.get(snap);
+    if (!d) distributions.set(snap, (d = detectDistribution(snap).distribution));
+    return d === 'unknown' || ds.includes(d);
+  };
 
 /** A finding as a check makes it; the runner stamps the check's id. */
 export type Draft<C extends string = string> = Omit<Finding, 'checkId' | 'code'> & { code: C };
@@ -64,7 +97,7 @@ export interface Check<C extends string = string> {
   severity: Severity;
   /** Finding codes it can emit, with their meaning (stable, never reused). */
   codes: Readonly<Record<C, string>>;
-  needs: Need[];
+  needs: CheckNeed[];
   /** Also read every listable type the API server offers (discovery), metadata only. */
   allTypes?: boolean;
   /** What --deep adds: per-node GETs. */

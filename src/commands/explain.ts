@@ -23,7 +23,8 @@ export async function explain(args: GlobalArgs & { id?: string }): Promise<numbe
         docs: c.docs,
         needs: c.needs.map((n) => ({
           resource: `${n.resource}${n.group ? '.' + n.group : ''}`,
-          optional: Boolean(n.optional),
+          role: n.role,
+          withoutIt: n.lost,
           metadataOnly: Boolean(n.metadataOnly),
         })),
       },

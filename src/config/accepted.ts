@@ -225,10 +225,11 @@ export function suppressInChecks(
     suppressed.push(...p.suppressed);
     const n = p.suppressed.length;
     if (p.kept.length > 0) return { ...c, findings: p.kept, suppressed: n };
+    const left = `no finding left: ${n} suppressed as accepted risk${n === 1 ? '' : 's'}`;
     return {
       ...c,
-      status: 'passed',
-      reason: `no finding left: ${n} suppressed as accepted risk${n === 1 ? '' : 's'}`,
+      status: c.unjudged?.length ? 'partial' : 'passed',
+      reason: c.unjudged?.length ? `${left}; not judged without ${c.unjudged.join(', ')}` : left,
       findings: [],
       suppressed: n,
     };

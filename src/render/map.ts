@@ -9,6 +9,7 @@ const LABEL = { critical: 'CRITICAL', error: 'ERROR', warning: 'WARNING', info: 
 function checkText(c: LineCheck, s: Style): string {
   if (c.status === 'passed') return `${c.id} ${s.green('ok')}`;
   if (c.status === 'skipped') return `${c.id} ${s.dim('skipped')}`;
+  if (c.status === 'partial') return `${c.id} ${s.yellow('partial')}`;
   const sev = c.worst ?? 'info';
   return `${c.id} ${s.sev(sev, `${LABEL[sev]}${c.findings > 1 ? ` ×${c.findings}` : ''}`)}`;
 }

@@ -16,6 +16,8 @@ export interface Report {
     checks: number;
     passed: number;
     withFindings: number;
+    /** Clean in what was visible, but an input they judge by was not: never counted as passed. */
+    partial: number;
     skipped: number;
     findings: Record<Severity, number>;
     /** Findings silenced by accepted-risk rules (listed in `suppressed`). */
@@ -83,14 +85,16 @@ export function summarize(checks: CheckResult[], suppressed?: number): Report['s
     checks: checks.length,
     passed: checks.filter((c) => c.status === 'passed').length,
     withFindings: checks.filter((c) => c.status === 'findings').length,
+    partial: checks.filter((c) => c.status === 'partial').length,
     skipped: checks.filter((c) => c.status === 'skipped').length,
     findings,
     ...(suppressed !== undefined ? { suppressed } : {}),
   };
 }
 
-/** Order for reading: checks with the worst findings first, then passed, then skipped. */
+/** Order for reading: checks with the worst findings first, then partial, then passed, then skipped. */
 export function orderChecks(checks: CheckResult[]): CheckResult[] {
-  const rank = (c: CheckResult): number => (c.status === 'findings' ? 10 + worstRank(c.findings) : c.status === 'passed' ? 1 : 0);
+  const rank = (c: CheckResult): number =>
+    c.status === 'findings' ? 10 + worstRank(c.findings) : c.status === 'partial' ? 2 : c.status === 'passed' ? 1 : 0;
   return [...checks].sort((a, b) => rank(b) - rank(a));
 }

@@ -46,6 +46,8 @@ function renderCheck(c: CheckResult, s: Style): string[] {
   const out: string[] = [];
   if (c.status === 'passed') {
     out.push(`${s.green(s.color ? '✔' : 'PASS')} ${s.bold(c.title)} ${s.dim(`[${c.id}]`)}: ${c.reason ?? ''}`);
+  } else if (c.status === 'partial') {
+    out.push(`${s.yellow(s.color ? '◐' : 'PART')} ${s.bold(c.title)} ${s.dim(`[${c.id}]`)}: partial: ${c.reason ?? ''}`);
   } else if (c.status === 'skipped') {
     out.push(`${s.dim(s.color ? '○' : 'SKIP')} ${s.bold(c.title)} ${s.dim(`[${c.id}]`)}: skipped: ${c.reason ?? ''}`);
   } else {
@@ -84,7 +86,7 @@ export function renderText(report: Report, s: Style): string {
   const counts = (['critical', 'error', 'warning', 'info'] as const).filter((k) => f[k] > 0).map((k) => `${f[k]} ${k}`);
   const sup = r.summary.suppressed ? `, ${r.summary.suppressed} suppressed` : '';
   lines.push(
-    `${r.summary.checks} checks: ${r.summary.withFindings} with findings${counts.length ? ` (${counts.join(', ')})` : ''}, ${r.summary.passed} passed, ${r.summary.skipped} skipped${sup}`,
+    `${r.summary.checks} checks: ${r.summary.withFindings} with findings${counts.length ? ` (${counts.join(', ')})` : ''}, ${r.summary.passed} passed, ${r.summary.partial ? `${r.summary.partial} partial, ` : ''}${r.summary.skipped} skipped${sup}`,
   );
   return lines.join('\n') + '\n';
 }

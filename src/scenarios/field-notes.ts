@@ -529,5 +529,6 @@ export const FIELD_NOTES_HEADER = {
     ['helm.toolkit.fluxcd.io', 'HelmRelease', 'helmreleases'],
     ['etcd.k0sproject.io', 'EtcdMember', 'etcdmembers'],
     ['operator.openshift.io', 'Etcd', 'etcds'],
+    ['gateway.networking.k8s.io', 'HTTPRoute', 'httproutes'],
   ] as Array<[string, string, string]>,
 };

@@ -121,6 +121,17 @@ export class Snapshot {
     };
   }
 
+  /** The type is not served by the API server (a CRD not installed: 404): no object of it can exist, so an empty
+   *  list is the truth, not a gap. */
+  absent(need: Pick<Need, 'group' | 'kind'>): boolean {
+    return this.missing.get(gkKey(need.group, need.kind))?.status === 404;
+  }
+
+  /** Why a type is a gap in what can be judged: not visible, and not absent. null when it can be judged. */
+  gap(need: Pick<Need, 'group' | 'kind' | 'resource'>): Unavailable | null {
+    return this.absent(need) ? null : this.visibility(need);
+  }
+
   kinds(): string[] {
     return [...this.captured].sort();
   }

@@ -56,9 +56,10 @@ export function renderJunit(runs: FormatRun[], opts: FormatOptions): string {
       const bad = c.findings.filter((x) => failing(x, opts.failOn));
       const low = c.findings.filter((x) => !failing(x, opts.failOn));
       cases.push(`    <testcase classname="${attr(classname)}" name="${attr(`${c.id}: ${c.title}`)}" time="0">`);
-      if (c.status === 'skipped') {
+      if (c.status === 'skipped' || c.status === 'partial') {
+        // a partial result is not a pass: the check could not see all it judges
         s++;
-        cases.push(`      <skipped message="${attr(c.reason ?? 'skipped')}"/>`);
+        cases.push(`      <skipped message="${attr(`${c.status === 'partial' ? 'partial: ' : ''}${c.reason ?? 'skipped'}`)}"/>`);
       } else if (bad.length) {
         f++;
         const worst = bad[0]!;

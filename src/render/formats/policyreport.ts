@@ -85,14 +85,14 @@ export function policyReportObjects(run: FormatRun): Array<Record<string, unknow
   };
   for (const c of run.checks) {
     for (const f of c.findings) forFinding(f);
-    if (c.status === 'passed' || c.status === 'skipped')
+    if (c.status === 'passed' || c.status === 'skipped' || c.status === 'partial')
       cluster.push({
         source: 'kubectl-arch',
         policy: c.id,
         category: 'kubectl-arch',
         result: c.status === 'passed' ? 'pass' : 'skip',
         scored: true,
-        message: `${c.title}: ${c.status === 'passed' ? '' : 'skipped: '}${c.reason ?? ''}`,
+        message: `${c.title}: ${c.status === 'passed' ? '' : `${c.status}: `}${c.reason ?? ''}`,
         timestamp: ts,
       });
   }

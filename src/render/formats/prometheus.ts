@@ -6,7 +6,7 @@ import type { Severity } from '../../model.js';
 import type { FormatOptions, FormatRun } from './model.js';
 
 const SEVERITIES: Severity[] = ['critical', 'error', 'warning', 'info'];
-const STATUSES = ['passed', 'findings', 'skipped'] as const;
+const STATUSES = ['passed', 'findings', 'partial', 'skipped'] as const;
 
 /** Label value escaping: backslash, double quote and line feed. */
 const esc = (v: string): string => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');

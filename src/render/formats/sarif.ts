@@ -92,8 +92,8 @@ export function renderSarif(runs: FormatRun[], opts: FormatOptions): string {
       const notifications = [
         ...(run.error ? [{ level: 'error', message: { text: `context ${run.context}: ${run.error.message}` } }] : []),
         ...run.checks
-          .filter((c) => c.status === 'skipped')
-          .map((c) => ({ level: 'warning', message: { text: `${c.id} skipped: ${c.reason ?? ''}` }, descriptor: { id: c.id } })),
+          .filter((c) => c.status === 'skipped' || c.status === 'partial')
+          .map((c) => ({ level: 'warning', message: { text: `${c.id} ${c.status}: ${c.reason ?? ''}` }, descriptor: { id: c.id } })),
         ...run.checks.flatMap((c) => c.notes.map((n) => ({ level: 'note', message: { text: `${c.id}: not visible: ${n}` } }))),
       ];
       return {
