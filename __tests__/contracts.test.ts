@@ -220,7 +220,7 @@ describe('aggregated-apis', () => {
     expect([r.status, r.reason]).toEqual(['passed', 'the one aggregated APIService (v1beta1.metrics.k8s.io) is available']);
   });
 
-  test('forbidden to list APIServices: skipped with the reason, never passed', () => {
+  test('forbidden to list APIServices: judged through namespaces, partial, never passed; skipped with neither', () => {
     const r = runCheck(aggregatedApis, [], {
       without: [{ group: 'apiregistration.k8s.io', kind: 'APIService' }],
       prepare: (s) =>
@@ -232,7 +232,17 @@ describe('aggregated-apis', () => {
           reason: 'forbidden: cannot list apiservices.apiregistration.k8s.io (RBAC)',
         }),
     });
-    expect([r.status, r.reason]).toEqual(['skipped', 'forbidden: cannot list apiservices.apiregistration.k8s.io (RBAC)']);
+    // namespaces are visible: their discovery failures would show an unavailable API, so it is judged — partially
+    expect(r.status).toBe('partial');
+    expect(r.reason).toMatch(/not judged without APIService.apiregistration.k8s.io/);
+    expect(r.notes.join()).toMatch(/forbidden: cannot list apiservices.apiregistration.k8s.io \(RBAC\) — APIServices are not read/);
+    const none = runCheck(aggregatedApis, [], {
+      without: [
+        { group: 'apiregistration.k8s.io', kind: 'APIService' },
+        { group: '', kind: 'Namespace' },
+      ],
+    });
+    expect(none.status).toBe('skipped');
   });
 });
 

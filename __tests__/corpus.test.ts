@@ -14,8 +14,22 @@ const CORPUS = new URL('./corpus', import.meta.url).pathname;
 
 interface Expected {
   check: string;
-  status?: 'findings' | 'passed' | 'skipped';
-  findings?: Array<{ code: string; severity?: string; objects?: string[]; state?: string; text?: string[] }>;
+  status?: 'findings' | 'passed' | 'partial' | 'skipped';
+  findings?: Array<{
+    code: string;
+    severity?: string;
+    /** The finding's severity is this or worse. */
+    severityAtLeast?: string;
+    objects?: string[];
+    state?: string;
+    text?: string[];
+  }>;
+  /** How many findings of a code must appear (one fault, one finding). */
+  count?: Record<string, number>;
+  /** Input types the check must name as not visible (in a note, or in its skipped/partial reason). */
+  notVisible?: string[];
+  /** Phrases its skipped or partial reason must hold. */
+  reasonContains?: string[];
   mustNot?: Array<{ code?: string; phrase?: string }>;
 }
 
@@ -25,7 +39,8 @@ const cases = readdirSync(CORPUS, { withFileTypes: true })
   .sort();
 const objText = (o: { kind: string; namespace?: string; name: string }): string =>
   `${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}`;
-const words = (f: Finding): string => [f.title, f.message, ...(f.fix ?? [])].join('\n');
+const words = (f: Finding): string => [f.title, f.message, f.why ?? '', ...(f.fix ?? [])].join('\n');
+const RANK: Record<string, number> = { info: 0, warning: 1, error: 2, critical: 3 };
 
 test('the corpus holds the real cases each check is held to', () => {
   const byPrefix = new Map<string, number>();
@@ -66,6 +81,7 @@ describe.each(cases)('%s', (name) => {
         (f) =>
           f.code === want.code &&
           (!want.severity || f.severity === want.severity) &&
+          (!want.severityAtLeast || RANK[f.severity]! >= RANK[want.severityAtLeast]!) &&
           (!want.state || f.evidence.state === want.state) &&
           (want.objects ?? []).every((o) => f.objects.map(objText).includes(o)) &&
           (want.text ?? []).every((t) => words(f).includes(t)),
@@ -79,6 +95,13 @@ describe.each(cases)('%s', (name) => {
         );
       }
     }
+    for (const [code, n] of Object.entries(exp.count ?? {}))
+      expect([code, r.findings.filter((f) => f.code === code).length]).toEqual([code, n]);
+    for (const t of exp.notVisible ?? []) {
+      const said = [...r.notes, r.reason ?? ''].some((n) => n.startsWith(`${t}:`) || n.includes(`without ${t}`) || n.includes(` ${t},`));
+      expect([t, said, r.notes]).toEqual([t, true, r.notes]);
+    }
+    for (const t of exp.reasonContains ?? []) expect(r.reason ?? '').toContain(t);
     for (const no of exp.mustNot ?? []) {
       if (no.code) expect(r.findings.map((f) => f.code)).not.toContain(no.code);
       if (no.phrase) for (const f of r.findings) expect(words(f)).not.toContain(no.phrase);

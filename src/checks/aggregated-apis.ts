@@ -17,8 +17,18 @@ export const aggregatedApis = defineCheck({
   severity: 'error',
   codes: CODES,
   needs: [
-    { ...R.apiservices, role: 'subject', lost: 'aggregated APIs cannot be judged' },
-    { ...R.namespaces, role: 'context', lost: 'namespaces stuck on it cannot be named' },
+    {
+      ...R.apiservices,
+      role: 'subject',
+      lost: "APIServices are not read: an unavailable one is found only through the discovery failures of namespaces stuck deleting (its Service and the aggregator's reason cannot be shown)",
+    },
+    {
+      ...R.namespaces,
+      role: 'context',
+      // without APIServices, namespaces stuck on discovery are what is judged
+      roleHere: (snap) => (snap.gap(R.apiservices) ? 'subject' : 'context'),
+      lost: 'namespaces stuck on an unavailable API cannot be named (and without APIServices too, nothing can be judged)',
+    },
   ],
   docs: {
     summary:
@@ -62,6 +72,43 @@ export const aggregatedApis = defineCheck({
         ),
       ];
     });
+    // APIServices not visible: the namespace controller's discovery failures still name the group-versions that
+    // do not answer ("unable to retrieve the complete list of server APIs: upload.cdi.kubevirt.io/v1alpha1: the
+    // server is currently unable to handle the request"); an APIService is always named <version>.<group>
+    if (ctx.snap.gap(R.apiservices)) {
+      const byGv = new Map<string, string[]>();
+      for (const n of stuckNs) {
+        const msg = String(condition(n, 'NamespaceDeletionDiscoveryFailure')?.message ?? '').replace(/\s+/g, ' ');
+        for (const m of msg.matchAll(
+          /([a-z0-9][a-z0-9.-]*\.[a-z0-9-]+)\/(v[0-9][a-z0-9]*): the server is currently unable to handle the request/g,
+        ))
+          byGv.set(`${m[1]}/${m[2]}`, [...(byGv.get(`${m[1]}/${m[2]}`) ?? []), n.metadata.name]);
+      }
+      for (const [gv, nss] of byGv) {
+        const [group, version] = gv.split('/') as [string, string];
+        const name = `${version}.${group}`;
+        findings.push(
+          finding(
+            'ARCH-API01',
+            'error',
+            `APIService ${name} is not available (seen through namespaces stuck deleting)`,
+            `${gv} does not answer discovery: the namespace controller reports "${gv}: the server is currently unable to handle the request" for ${nss.join(', ')}, which stay Terminating while it lasts. The APIService itself was not visible, so its Service and the aggregator's reason cannot be shown.`,
+            {
+              objects: [
+                { kind: 'APIService', apiVersion: 'apiregistration.k8s.io/v1', name },
+                ...nss.map((n) => ({ kind: 'Namespace', apiVersion: 'v1', name: n })),
+              ],
+              evidence: { groupVersion: gv, from: 'NamespaceDeletionDiscoveryFailure', stuckNamespaces: nss },
+              why: 'Discovery lists every API the door serves; one unanswering backend makes the list incomplete for everyone.',
+              fix: [
+                `kubectl get apiservice ${name} -o yaml   # its Service and the Available condition's reason`,
+                `only if ${gv} was uninstalled and nothing uses it any more: kubectl delete apiservice ${name} (cost: clients of that API get "not found" instead of "unavailable"; the namespaces then finish deleting)`,
+              ],
+            },
+          ),
+        );
+      }
+    }
     return {
       findings,
       passed: !apis.length

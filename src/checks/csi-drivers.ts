@@ -27,6 +27,37 @@ const NOT_CSI =
   /^(kubernetes\.io\/(no-provisioner|host-path|nfs|glusterfs|portworx-volume|rbd|iscsi)|rancher\.io\/local-path|microk8s\.io\/hostpath|k8s\.io\/minikube-hostpath|docker\.io\/hostpath)$/;
 const UNREGISTERED = /driver name (\S+) not found in the list of registered CSI drivers/;
 
+/** Drivers that were renamed upstream: volumes made before keep the old name (longhorn/longhorn#1448,
+ *  kubernetes/cloud-provider-openstack#597, kubernetes-csi/csi-driver-nfs#26, ceph/ceph-csi#296). */
+const RENAMED: Record<string, string> = {
+  'io.rancher.longhorn': 'driver.longhorn.io',
+  'csi-cinderplugin': 'cinder.csi.openstack.org',
+  'csi-nfsplugin': 'nfs.csi.k8s.io',
+  'csi-rbdplugin': 'rbd.csi.ceph.com',
+  'csi-cephfsplugin': 'cephfs.csi.ceph.com',
+  'com.nutanix.csi': 'csi.nutanix.com',
+  'io.drbd.linstor-csi': 'linstor.csi.linbit.com',
+};
+const GENERIC = new Set(['csi', 'io', 'com', 'org', 'net', 'k8s', 'driver', 'plugin', 'storage', 'kubernetes', 'cloud', 'x']);
+const tokens = (d: string): string[] =>
+  d
+    .toLowerCase()
+    .split(/[.\-/_]/)
+    .map((t) => t.replace(/plugin$/, ''))
+    .filter((t) => t.length >= 3 && !GENERIC.has(t));
+
+/** A driver the cluster has that serves the same storage as the one in use: a known rename, else a shared product
+ *  name (nfs → nfs2.csi.k8s.io). Advice points there before suggesting an install. */
+export function sameStorage(driver: string, available: Iterable<string>): string | undefined {
+  const have = [...available].filter((d) => d !== driver);
+  const renamed = RENAMED[driver];
+  if (renamed && have.includes(renamed)) return renamed;
+  const mine = tokens(driver);
+  return have.find((d) =>
+    tokens(d).some((t) => mine.some((m) => t === m || (t.startsWith(m) && m.length >= 3) || (m.startsWith(t) && t.length >= 3))),
+  );
+}
+
 const csiName = (provisioner: string | undefined): string | undefined => {
   if (!provisioner || NOT_CSI.test(provisioner)) return undefined;
   return MIGRATED[provisioner] ?? (provisioner.startsWith('kubernetes.io/') ? undefined : provisioner);
@@ -35,22 +66,28 @@ const csiName = (provisioner: string | undefined): string | undefined => {
 interface Use {
   driver: string;
   objects: ObjectRef[];
+  /** Reached through an in-tree provisioner's CSI migration (kubernetes.io/aws-ebs → ebs.csi.aws.com). */
+  migrated?: boolean;
 }
 
 function driversInUse(ctx: CheckContext): Map<string, Use> {
   const uses = new Map<string, Use>();
-  const add = (driver: string | undefined, o: KObject): void => {
+  const add = (driver: string | undefined, o: KObject, migrated = false): void => {
     if (!driver) return;
     const u = uses.get(driver) ?? { driver, objects: [] };
+    if (migrated) u.migrated = true;
     if (u.objects.length < 10)
       u.objects.push({ kind: o.kind ?? '?', apiVersion: o.apiVersion, namespace: o.metadata.namespace, name: o.metadata.name });
     uses.set(driver, u);
   };
   for (const pv of ctx.snap.of(R.persistentvolumes))
-    add(pv.spec?.csi?.driver ?? (pv.spec?.awsElasticBlockStore ? MIGRATED['kubernetes.io/aws-ebs'] : undefined), pv);
+    pv.spec?.csi?.driver
+      ? add(pv.spec.csi.driver, pv)
+      : add(pv.spec?.awsElasticBlockStore ? MIGRATED['kubernetes.io/aws-ebs'] : undefined, pv, true);
   for (const sc of ctx.snap.of(R.storageclasses)) {
     const inUse = ctx.snap.of(R.persistentvolumeclaims).some((c) => c.spec?.storageClassName === sc.metadata.name);
-    if (inUse || sc.metadata.annotations?.['storageclass.kubernetes.io/is-default-class'] === 'true') add(csiName(sc.provisioner), sc);
+    if (inUse || sc.metadata.annotations?.['storageclass.kubernetes.io/is-default-class'] === 'true')
+      add(csiName(sc.provisioner), sc, Boolean(sc.provisioner && MIGRATED[sc.provisioner]));
   }
   for (const c of ctx.snap.of(R.persistentvolumeclaims)) {
     if (c.status?.phase === 'Bound') continue;
@@ -107,33 +144,66 @@ export const csiDrivers = defineCheck({
       if (!uses.has(m[1]!)) uses.set(m[1]!, { driver: m[1]!, objects: [] });
     }
     const findings: Array<Draft<Code>> = [];
+    // CSINodes not visible: where a driver is registered is known only from kubelet's events
+    const nodesVisible = !ctx.snap.gap(R.csinodes);
+    const available = new Set([...registeredOn.keys(), ...installed]);
     for (const u of uses.values()) {
       const nodes = registeredOn.get(u.driver) ?? [];
       const fails = (failing.get(u.driver) ?? []).filter((f) => !nodes.includes(f.node));
       if (nodes.length && !fails.length) continue;
-      const where = nodes.length
-        ? `registered on ${nodes.length} node${nodes.length === 1 ? '' : 's'} but not on ${[...new Set(fails.map((f) => f.node).filter(Boolean))].join(', ') || 'the nodes where pods need it'}`
-        : installed.has(u.driver)
-          ? 'installed (CSIDriver object) but registered on no node: its node plugin does not run'
-          : 'not installed: no CSIDriver object, and no node registers it';
+      if (!nodesVisible && !fails.length) continue; // nothing proves it is missing
+      const failNodes = [...new Set(fails.map((f) => f.node).filter(Boolean))];
+      const other = nodes.length ? undefined : sameStorage(u.driver, available);
+      const otherWhere = other
+        ? registeredOn.get(other)?.length
+          ? `registered on ${registeredOn.get(other)!.length} node${registeredOn.get(other)!.length === 1 ? '' : 's'}`
+          : 'installed (CSIDriver object)'
+        : '';
+      const where = !nodesVisible
+        ? `not registered on ${failNodes.join(', ') || 'the nodes where pods need it'} (whether other nodes register it cannot be told: CSINodes not visible)`
+        : nodes.length
+          ? `registered on ${nodes.length} node${nodes.length === 1 ? '' : 's'} but not on ${failNodes.join(', ') || 'the nodes where pods need it'}`
+          : installed.has(u.driver)
+            ? 'installed (CSIDriver object) but registered on no node: its node plugin does not run'
+            : 'not installed: no CSIDriver object, and no node registers it';
+      const holders = u.objects.map((o) => o.kind);
+      const fix = !nodesVisible
+        ? [
+            `see where ${u.driver}'s node plugin runs: kubectl get csinodes -o custom-columns=NODE:.metadata.name,DRIVERS:.spec.drivers[*].name`,
+            `make it run on ${failNodes.join(', ') || 'those nodes'} (its DaemonSet's nodeSelector and tolerations; kubectl -n <driver namespace> get pods -o wide)`,
+          ]
+        : nodes.length
+          ? [
+              `make the ${u.driver} node plugin run on ${failNodes.join(', ')} (its DaemonSet's nodeSelector/tolerations: control-plane nodes are usually tainted)`,
+              'kubectl get csinodes -o custom-columns=NODE:.metadata.name,DRIVERS:.spec.drivers[*].name',
+            ]
+          : [
+              ...(other
+                ? [
+                    `this cluster has ${other} (${otherWhere}) for the same storage: point what names ${u.driver} at it before installing anything —${holders.includes('StorageClass') ? ` a StorageClass's provisioner cannot change, so re-create the class with provisioner ${other};` : ''}${holders.includes('PersistentVolume') ? ` a PersistentVolume's spec.csi.driver cannot change, so migrate those volumes to ${other} with the driver vendor's migration procedure (set their reclaimPolicy to Retain first, so no data goes);` : ''}${!holders.includes('StorageClass') && !holders.includes('PersistentVolume') ? ` use ${other} in the claims' StorageClass;` : ''} then check kubectl get csinodes`,
+                    `only if ${u.driver} is really another driver that is meant to be here: install it`,
+                  ]
+                : [
+                    `install the ${u.driver} CSI driver${u.migrated ? " (a migrated in-tree class: the cloud's CSI driver add-on)" : ''}, then check kubectl get csinodes`,
+                  ]),
+            ];
       findings.push(
         finding(
           'ARCH-CSI01',
           'error',
-          `CSI driver ${u.driver} is ${nodes.length ? 'missing where it is needed' : installed.has(u.driver) ? 'registered on no node' : 'not installed'}`,
-          `${u.driver} is ${where}.${u.objects.length ? ` Used by ${u.objects.map((o) => `${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}`).join(', ')}.` : ''}${fails.length ? ` Pods that cannot mount: ${fails.map((f) => `${f.pod.namespace}/${f.pod.name}${f.node ? ` on ${f.node}` : ''}`).join(', ')} ("driver name ${u.driver} not found in the list of registered CSI drivers").` : ''}`,
+          `CSI driver ${u.driver} is ${!nodesVisible || nodes.length ? 'missing where it is needed' : installed.has(u.driver) ? 'registered on no node' : 'not installed'}${other ? ` (the cluster has ${other})` : ''}`,
+          `${u.driver} is ${where}.${other ? ` The cluster has ${other} (${otherWhere}), which serves the same storage under ${RENAMED[u.driver] === other ? 'its new name' : 'another name'}.` : ''}${u.objects.length ? ` Used by ${u.objects.map((o) => `${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}`).join(', ')}.` : ''}${fails.length ? ` Pods that cannot mount: ${fails.map((f) => `${f.pod.namespace}/${f.pod.name}${f.node ? ` on ${f.node}` : ''}`).join(', ')} ("driver name ${u.driver} not found in the list of registered CSI drivers").` : ''}`,
           {
             objects: [...u.objects, ...fails.map((f) => f.pod)].slice(0, 20),
-            evidence: { driver: u.driver, registeredOn: nodes, csiDriverObject: installed.has(u.driver), failingPods: fails },
+            evidence: {
+              driver: u.driver,
+              registeredOn: nodesVisible ? nodes : null,
+              csiDriverObject: installed.has(u.driver),
+              failingPods: fails,
+              ...(other ? { sameStorage: other } : {}),
+            },
             why: "Storage crosses the node boundary through CSI, by driver name: without the driver's node plugin on a node, nothing there can attach or mount the volume.",
-            fix: nodes.length
-              ? [
-                  `make the ${u.driver} node plugin run on ${[...new Set(fails.map((f) => f.node))].join(', ')} (its DaemonSet's nodeSelector/tolerations: control-plane nodes are usually tainted)`,
-                  'kubectl get csinodes -o custom-columns=NODE:.metadata.name,DRIVERS:.spec.drivers[*].name',
-                ]
-              : [
-                  `install the ${u.driver} CSI driver (for a migrated in-tree class: the cloud's CSI driver add-on), then check kubectl get csinodes`,
-                ],
+            fix,
           },
         ),
       );

@@ -25,8 +25,19 @@ const CODES = {
 } as const;
 type Code = keyof typeof CODES;
 
-const CONTRACT =
-  'The desired state can never be reached (the API server rejects the change on every attempt), so the reconcile loop that owns it will never stop retrying.';
+// "why" is chosen by the finding's state: no sentence may claim an endless loop the evidence does not show
+const CANNOT = 'The desired state can never be reached: the API server rejects the change on every attempt.';
+const CONTRACT = `${CANNOT} The reconcile loop that owns it retries without a limit, so it will never stop retrying by itself.`;
+const WHY: Record<'retrying-unbounded' | 'retrying' | 'stalled' | 'one-off', string> = {
+  'retrying-unbounded': CONTRACT,
+  retrying: `${CANNOT} Its owner is trying again now; when its retries run out it waits for the next revision, which fails the same way.`,
+  stalled: `${CANNOT} Its owner has stopped trying for now but still declares the change, so the next sync, commit or restart fails the same way.`,
+  'one-off': 'A rejection that was superseded is history; it matters only if its source sends it again.',
+};
+
+/** Does the evidence show a loop without a limit? Argo CD retry.limit -1, Flux (every retryInterval while Ready=False). */
+const unbounded = (l: Loop): boolean =>
+  l.state === 'retrying' && ((l.owner.tool === 'argocd' && (l.retry?.limit ?? 0) < 0) || (l.owner.tool === 'flux' && l.owner.seen));
 
 /** "Service kube-system/kube-dns: spec.clusterIPs[0] 10.43.0.10 → 169.254.20.10 rejected (may not change once set)" */
 export function describeRejection(r: Rejection & { liveValue?: string }): string {
@@ -105,7 +116,7 @@ function loopFinding(l: Loop, ctx: AdviceContext): Draft<Code> {
       retry: l.retry,
       ...(l.cadence ?? {}),
     },
-    why: l.state === 'one-off' ? 'A rejection that was superseded is history; it matters only if its source sends it again.' : CONTRACT,
+    why: WHY[unbounded(l) ? 'retrying-unbounded' : l.state],
     fix: adviceFor(l, ctx),
   };
 }
@@ -197,7 +208,8 @@ function k3sAddonFindings(events: NormEvent[], ctx: CheckContext): Array<Draft<C
       message: `${detail}\n${cadenceText(c)}.${c.live ? ` The K3s deploy controller re-scans every 15 s and records the checksum only on success, so it will retry forever.` : ''}`,
       objects,
       evidence,
-      why: CONTRACT,
+      // the deploy controller re-scans every 15 s for ever; a failure it stopped repeating is history
+      why: c.live ? CONTRACT : WHY['one-off'],
       fix,
     });
   }
@@ -219,7 +231,7 @@ function helmChartFindings(charts: KObject[]): Array<Draft<Code>> {
       message: `${msg || 'condition Failed=True'}${hc.status?.jobName ? ` (job ${hc.status.jobName})` : ''}. The helm-controller re-runs the install job after each failure.`,
       objects: [ref],
       evidence: { source: 'k3s-helmchart', condition: failed, jobName: hc.status?.jobName },
-      why: CONTRACT,
+      why: `${CANNOT} The K3s helm-controller re-runs the install job after each failure, with a growing back-off.`,
       fix: [
         `kubectl -n ${hc.metadata.namespace} logs job/${hc.status?.jobName ?? `helm-install-${hc.metadata.name}`}`,
         'fix the chart values (spec.valuesContent / HelmChartConfig) that change an immutable field, or uninstall and reinstall the release deliberately',

@@ -5,7 +5,7 @@
 // finding with its check's id.
 import { gkKey, refText, type CheckResult, type Finding } from '../model.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
-import { DEFAULT_SETTINGS, type Check, type CheckNeed, type Draft, type Settings } from './types.js';
+import { DEFAULT_SETTINGS, type Check, type CheckNeed, type Draft, type NeedRole, type Settings } from './types.js';
 
 export function evidenceTime(snap: Snapshot): Date {
   const t = snap.header.capturedAt ? Date.parse(snap.header.capturedAt) : NaN;
@@ -27,22 +27,23 @@ function unreadBodyNotes(c: Check, snap: Snapshot): string[] {
 }
 
 const typeName = (n: CheckNeed): string => gkKey(n.group, n.kind);
+const roleOf = (n: CheckNeed, snap: Snapshot): NeedRole => n.roleHere?.(snap) ?? n.role;
 
 /** The reason of a partial result: what was found clean, and what it could not see. */
 export const partialReason = (passed: string | undefined, unjudged: string[]): string =>
   `${passed ?? 'no problem found'} — in what was visible; not judged without ${unjudged.join(', ')}`;
 
 /** The inputs a check cannot see (not captured, forbidden, failed), each with what that costs it. */
-export function gapsOf(c: Check, snap: Snapshot): Array<{ need: CheckNeed; reason: string }> {
+export function gapsOf(c: Check, snap: Snapshot): Array<{ need: CheckNeed; role: NeedRole; reason: string }> {
   const seen = new Set<string>();
-  const out: Array<{ need: CheckNeed; reason: string }> = [];
+  const out: Array<{ need: CheckNeed; role: NeedRole; reason: string }> = [];
   for (const need of c.needs) {
     if (need.relevant && !need.relevant(snap)) continue;
     if (need.or && !snap.gap({ ...need.or, resource: '' })) continue;
     const u = snap.gap(need);
     if (!u || seen.has(typeName(need))) continue;
     seen.add(typeName(need));
-    out.push({ need, reason: u.reason });
+    out.push({ need, role: roleOf(need, snap), reason: u.reason });
   }
   return out;
 }
@@ -58,16 +59,16 @@ export function runChecks(
     const base = { id: c.id, title: c.title };
     const gaps = gapsOf(c, snap);
     const notesOf = (xs: typeof gaps): string[] => xs.map((g) => `${typeName(g.need)}: ${g.reason} — ${g.need.lost}`);
-    const subjects = c.needs.filter((n) => n.role === 'subject');
-    const blindSubjects = gaps.filter((g) => g.need.role === 'subject');
+    const subjects = c.needs.filter((n) => roleOf(n, snap) === 'subject');
+    const blindSubjects = gaps.filter((g) => g.role === 'subject');
     if (subjects.length > 0 && blindSubjects.length === new Set(subjects.map(typeName)).size) {
       const reason = blindSubjects.map((g) => g.reason).join('; ');
-      return { ...base, status: 'skipped', reason, findings: [], notes: notesOf(gaps.filter((g) => g.need.role !== 'subject')) };
+      return { ...base, status: 'skipped', reason, findings: [], notes: notesOf(gaps.filter((g) => g.role !== 'subject')) };
     }
     try {
       const out = c.run({ snap, now, deep: Boolean(opts.deep), settings });
       const notes = [...notesOf(gaps), ...(out.notes ?? []), ...unreadBodyNotes(c, snap)];
-      const unjudged = gaps.filter((g) => g.need.role !== 'context').map((g) => typeName(g.need));
+      const unjudged = gaps.filter((g) => g.role !== 'context').map((g) => typeName(g.need));
       const more = unjudged.length ? { unjudged } : {};
       if (out.findings.length > 0) return { ...base, status: 'findings', findings: out.findings.map((f) => stamp(c, f)), notes, ...more };
       if (out.skipped) return { ...base, status: 'skipped', reason: out.skipped, findings: [], notes, ...more };

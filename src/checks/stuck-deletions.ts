@@ -183,7 +183,8 @@ export const stuckDeletions = defineCheck({
   allTypes: true,
   codes: CODES,
   needs: [
-    { ...R.namespaces, role: 'subject', lost: 'namespaces stuck Terminating are not seen; other objects deleting still are' },
+    // every object in the snapshot is judged (deletionTimestamp + finalizers), so no input is the only subject
+    { ...R.namespaces, role: 'evidence', lost: 'namespaces stuck Terminating are not seen; other objects deleting still are' },
     { ...R.podsLean, role: 'evidence', lost: "whether a finalizer's controller runs cannot be told, so stuck objects are not judged" },
   ],
   docs: {

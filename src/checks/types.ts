@@ -40,6 +40,9 @@ export type NeedRole = 'subject' | 'evidence' | 'context';
 export type CheckNeed = Need & {
   role: NeedRole;
   lost: string;
+  /** The role on this cluster, when it depends on what else is visible (namespaces become what the aggregated-APIs
+   *  check judges when APIServices are not visible). */
+  roleHere?: (snap: Snapshot) => NeedRole;
   /** Another type that carries the same evidence (Endpoints and EndpointSlices): with either visible, nothing is lost. */
   or?: Pick<Need, 'group' | 'kind'>;
   /** Whether the input matters on this cluster (a k0s EtcdMember on K3s does not): when not, its absence is no gap. */

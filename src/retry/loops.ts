@@ -151,6 +151,13 @@ function argoState(app: KObject, lastEvent: number | undefined): Pick<Loop, 'sta
 
 // ---------------------------------------------------------------- Flux
 
+/** Where an owner's controller puts a namespaced object whose manifest names no namespace. */
+function ownerTargetNamespace(o: KObject): string | undefined {
+  if (o.kind === 'Application') return o.spec?.destination?.namespace || undefined;
+  if (o.kind === 'HelmRelease') return o.spec?.targetNamespace ?? o.metadata.namespace;
+  return o.spec?.targetNamespace || undefined;
+}
+
 function fluxDrafts(o: KObject): Draft[] {
   const owner: Owner = { tool: 'flux', ref: refOf(o), seen: true };
   const out: Draft[] = [];
@@ -162,7 +169,7 @@ function fluxDrafts(o: KObject): Draft[] {
         owner,
         rejection: r,
         source: { source: `flux ${type} condition`, message: c.message, at: c.lastTransitionTime },
-        fallbackNs: o.spec?.targetNamespace ?? o.metadata.namespace,
+        fallbackNs: ownerTargetNamespace(o),
       });
     }
   }
@@ -182,6 +189,15 @@ function fluxState(o: KObject, lastEvent: number | undefined): Pick<Loop, 'state
     return {
       state: 'stalled',
       stateWhy: `helm-controller stopped retrying (Stalled: ${stalled.reason ?? ''} ${stalled.message ?? ''})`.trim(),
+      retry: { interval },
+    };
+  // helm-controller (v2beta1 and later) stops upgrading once spec.upgrade.remediation.retries are used up, until the
+  // spec, values or chart change (or a suspend and resume): it waits, it does not retry
+  const exhausted = [ready, COND(o, 'Released')].find((c) => c && /retries exhausted/i.test(String(c.message ?? '')));
+  if (exhausted)
+    return {
+      state: 'stalled',
+      stateWhy: `helm-controller stopped trying ("${exhausted.message}"): it waits for a change to the HelmRelease, and still declares the change`,
       retry: { interval },
     };
   return { state: 'retrying', stateWhy: `Flux retries every ${interval ?? 'interval'} while Ready=False`, retry: { interval } };
@@ -250,6 +266,10 @@ export function findLoops(inp: LoopInput): Loop[] {
       // an event on an owner whose object we have: it is that owner's loop
       const owned = owners.get(keyOf(d.owner.ref));
       if (owned) d.owner = { ...d.owner, seen: true };
+      // an event on an owner is recorded in the owner's namespace, not the rejected object's: a name without a
+      // namespace in its message resolves where that owner's controller applies (Argo CD: spec.destination.namespace;
+      // Flux: spec.targetNamespace, else the HelmRelease's own namespace); unknown is better than wrong
+      if (d.owner.tool === 'argocd' || d.owner.tool === 'flux') d.fallbackNs = owned ? ownerTargetNamespace(owned) : undefined;
       drafts.push(d);
       fromEvents.push([d, e]);
     }

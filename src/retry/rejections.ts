@@ -103,8 +103,31 @@ const CAUSE_RE = new RegExp(
   'gi',
 );
 
-/** The Go diff the API server appends to some rejections: `- Field: old, + Field: new` items. */
+/** The diff newer API servers append (JSON-like lines: `- "StorageClassName": "fast",` / `+ "StorageClassName": null,`). */
+function jsonDiff(text: string): Change[] {
+  const byField = new Map<string, Change>();
+  for (const m of text.matchAll(/^\s*([-+])\s+"(\w+)":\s*(.*?),?\s*(?:\(retried \d+ times\)\.?)?\s*$/gm)) {
+    const field = m[2]!.charAt(0).toLowerCase() + m[2]!.slice(1);
+    const c = byField.get(field) ?? { field };
+    const raw = m[3]!.trim();
+    let v: string | undefined;
+    try {
+      const j: unknown = JSON.parse(raw);
+      v = j === null ? undefined : typeof j === 'string' ? j : goLiteralText(raw);
+    } catch {
+      v = goLiteralText(raw);
+    }
+    if (m[1] === '-') c.old = v;
+    else c.new = v;
+    byField.set(field, c);
+  }
+  return [...byField.values()];
+}
+
+/** The Go diff the API server appends to some rejections: `- Field: old, + Field: new` items (or, from newer API
+ *  servers, JSON-like lines). */
 export function goDiff(text: string): Change[] {
+  if (/^\s*[-+]\s+"\w+":/m.test(text)) return jsonDiff(text);
   const open = text.indexOf('{');
   if (open < 0 || !/(^|\s)[-+]\s+\w+:/.test(text)) return [];
   // split the body on commas at depth 0 (outside quotes and nested braces)
