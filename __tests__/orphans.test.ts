@@ -295,7 +295,8 @@ describe('orphan scan', () => {
     expect(r2.findings[0]!.title).toMatch(
       /tracked by Argo CD Application web, whose Argo CD is not in this cluster — cannot be judged here/,
     );
-    expect(rep.notes.join()).toMatch(/1 object carries only the app.kubernetes.io\/instance label and Argo CD does not run here/);
+    // the label alone is weak, but it is the only name there is: the owner is named, as label-only (#26 rule 7)
+    expect(rep.elsewhere.map((e) => [e.tool, e.owners, e.labelOnly])).toEqual([['Argo CD', ['Application web'], ['Application web']]]);
   });
 
   test('an Application being deleted: not an orphan, shown with how long, a warning when long or when no controller runs', () => {

@@ -238,12 +238,25 @@ describe('etcd quorum through the API', () => {
     for (const c of empty) expect([c.id, c.status]).not.toEqual([c.id, 'passed']);
   });
 
-  test('K3s: one server down is degraded, two down is lost', () => {
-    expect(codes([k3sServer('a', VOTER), k3sServer('b', VOTER), k3sServer('c', { status: 'False', reason: 'Unhealthy' })])).toEqual([
-      'ARCH-EQ02',
-    ]);
-    const lost = run([k3sServer('a', VOTER), k3sServer('b', VOTER, false), k3sServer('c', { status: 'False', reason: 'Unhealthy' })]);
-    expect(lost.findings[0]).toMatchObject({ code: 'ARCH-EQ01', severity: 'critical' });
+  test('K3s: one server down is degraded; a NotReady node alone is its kubelet, not its member', () => {
+    const UNHEALTHY = { status: 'False', reason: 'Unhealthy' };
+    expect(codes([k3sServer('a', VOTER), k3sServer('b', VOTER), k3sServer('c', UNHEALTHY)])).toEqual(['ARCH-EQ02']);
+    // b's kubelet is NotReady, but the etcd leader's probe still finds its member: degraded (c), not lost
+    const notReady = run([k3sServer('a', VOTER), k3sServer('b', VOTER, false), k3sServer('c', UNHEALTHY)]);
+    expect(notReady.findings.map((f) => f.code)).toEqual(['ARCH-EQ02']);
+    expect(notReady.findings[0]!.message).not.toMatch(/\bb \(/);
+  });
+
+  test('the API answering is evidence: member conditions saying 2 of 3 down, while lists were served, are older than the capture', () => {
+    const UNHEALTHY = { status: 'False', reason: 'Unhealthy' };
+    const r = run([k3sServer('a', VOTER), k3sServer('b', UNHEALTHY), k3sServer('c', UNHEALTHY)]);
+    expect(r.findings.map((f) => f.code)).not.toContain('ARCH-EQ01');
+    expect(r.notes.join()).toMatch(/yet the API served these lists through etcd/);
+    const down = run(
+      [k3sServer('a', VOTER), k3sServer('b', UNHEALTHY), k3sServer('c', UNHEALTHY)],
+      '[+]ping ok\n[-]etcd failed: reason withheld\nreadyz check failed\n',
+    );
+    expect(down.findings[0]).toMatchObject({ code: 'ARCH-EQ01', severity: 'critical' });
   });
 
   test('readyz reporting etcd failed means lost, whatever the conditions say', () => {

@@ -249,6 +249,7 @@ export const admissionWebhooks = defineCheck({
   title: 'Admission webhooks that fail closed (the door)',
   severity: 'critical',
   codes: CODES,
+  proofs: { 'ARCH-WH01': ['Service', 'Endpoints', 'EndpointSlice.discovery.k8s.io'] },
   needs: [
     { ...R.validatingWebhooks, role: 'subject', lost: 'validating webhooks are not judged (the mutating ones still are)' },
     { ...R.mutatingWebhooks, role: 'subject', lost: 'mutating webhooks are not judged (the validating ones still are)' },

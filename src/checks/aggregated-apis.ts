@@ -16,6 +16,7 @@ export const aggregatedApis = defineCheck({
   title: 'Aggregated APIs that are down (the door)',
   severity: 'error',
   codes: CODES,
+  proofs: { 'ARCH-API01': ['APIService.apiregistration.k8s.io'] },
   needs: [
     {
       ...R.apiservices,

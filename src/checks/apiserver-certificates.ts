@@ -123,6 +123,7 @@ export const apiserverCertificates = defineCheck({
   title: 'Certificates of the door (API server and client)',
   severity: 'critical',
   codes: CODES,
+  proofs: { 'ARCH-CERT03': ['Event'] },
   needs: [
     // core/v1 only: events.k8s.io/v1 is the same storage (events.k8s.io objects in snapshot files are still read)
     {

@@ -46,6 +46,20 @@ function dnsServices(ctx: CheckContext): { services: KObject[]; how: string } {
   return { services: pick ? [pick] : [], how: 'name and labels (kube-dns, CoreDNS)' };
 }
 
+/** Services not visible: the DNS Service's endpoints are found by its name (Endpoints kube-system/kube-dns, or
+ *  EndpointSlices labelled kubernetes.io/service-name=kube-dns); stand-ins carry only that name. */
+function dnsByEndpoints(ctx: CheckContext): KObject[] {
+  const names = ['kube-dns', 'dns-default'];
+  const seen = new Map<string, KObject>();
+  const add = (ns: string | undefined, name: string | undefined): void => {
+    if (!ns || !name || !DNS_NAMESPACES.has(ns) || !names.includes(name)) return;
+    seen.set(`${ns}/${name}`, { apiVersion: 'v1', kind: 'Service', metadata: { namespace: ns, name } });
+  };
+  for (const e of ctx.snap.of(R.endpoints)) add(e.metadata.namespace, e.metadata.name);
+  for (const e of ctx.snap.of(R.endpointslices)) add(e.metadata.namespace, e.metadata.labels?.['kubernetes.io/service-name']);
+  return [...seen.values()];
+}
+
 function readyEndpoints(ctx: CheckContext, s: KObject): { ready: string[]; notReady: string[]; source: string } | null {
   const ns = s.metadata.namespace;
   const slices = ctx.snap
@@ -84,7 +98,7 @@ const waiting = (p: KObject): string => {
   return `${p.metadata.name} (${p.status?.phase ?? '?'}${isReady(p) ? ', Ready' : condition(p, 'Ready') ? ', not Ready' : ''}${w.length ? `, ${w.join('; ')}` : ''})`;
 };
 
-function dnsFindings(ctx: CheckContext, s: KObject, how: string): Array<Draft<Code>> {
+function dnsFindings(ctx: CheckContext, s: KObject, how: string, serviceSeen = true): Array<Draft<Code>> {
   const out: Array<Draft<Code>> = [];
   const sel = (s.spec?.selector ?? {}) as Record<string, string>;
   const pods = ctx.snap.of(R.pods).filter((p) => p.metadata.namespace === s.metadata.namespace);
@@ -107,7 +121,8 @@ function dnsFindings(ctx: CheckContext, s: KObject, how: string): Array<Draft<Co
   if (ready.length === 0) {
     let why: string;
     let objects: ObjectRef[] = [svcRef(s)];
-    if (!Object.keys(sel).length) why = 'the Service has no selector, and no endpoint lists a ready address';
+    if (!serviceSeen) why = 'its endpoints list no ready address (the Service itself was not visible: its selector cannot be compared)';
+    else if (!Object.keys(sel).length) why = 'the Service has no selector, and no endpoint lists a ready address';
     else if (matched.length === 0) {
       // the classic: DNS pods carry other labels than the Service selects (an upgrade, a hand-edited chart)
       // NodeLocal DNSCache pods are a cache in front of the Service, not its backend; sorted, so a capture's order does not matter
@@ -224,10 +239,15 @@ function kubernetesServiceFindings(ctx: CheckContext): Array<Draft<Code>> {
   const liveIps = live.map((l) => ipOf.get(l.metadata.labels?.['kubernetes.io/hostname'] ?? '')).filter((x): x is string => Boolean(x));
   if (liveIps.length !== live.length) return []; // a lease we cannot map to an address: no claim
   const ep = snap.of(R.endpoints).find((e) => e.metadata.namespace === 'default' && e.metadata.name === 'kubernetes');
-  if (!ep) return [];
-  const listed: string[] = (Array.isArray(ep.subsets) ? ep.subsets : [])
-    .flatMap((x: { addresses?: Array<{ ip?: string }> }) => (x.addresses ?? []).map((a) => a.ip ?? ''))
-    .filter(Boolean);
+  const slices = snap
+    .of(R.endpointslices)
+    .filter((e) => e.metadata.namespace === 'default' && e.metadata.labels?.['kubernetes.io/service-name'] === 'kubernetes');
+  if (!ep && !slices.length) return [];
+  const listed: string[] = ep
+    ? (Array.isArray(ep.subsets) ? ep.subsets : [])
+        .flatMap((x: { addresses?: Array<{ ip?: string }> }) => (x.addresses ?? []).map((a) => a.ip ?? ''))
+        .filter(Boolean)
+    : slices.flatMap((e) => (Array.isArray(e.endpoints) ? e.endpoints : [])).flatMap((e) => (e?.addresses ?? []) as string[]);
   const stale = listed.filter((ip) => !liveIps.includes(ip));
   const missing = liveIps.filter((ip) => !listed.includes(ip));
   if (!stale.length && !missing.length) return [];
@@ -255,6 +275,11 @@ export const clusterDns = defineCheck({
   title: 'Cluster DNS and the kubernetes Service are served',
   severity: 'critical',
   codes: CODES,
+  proofs: {
+    'ARCH-DNS01': ['Endpoints', 'EndpointSlice.discovery.k8s.io'],
+    'ARCH-DNS02': ['Pod'],
+    'ARCH-DNS03': ['Service', 'Endpoints', 'EndpointSlice.discovery.k8s.io', 'Lease.coordination.k8s.io', 'Node'],
+  },
   needs: [
     {
       ...R.services,
@@ -263,8 +288,8 @@ export const clusterDns = defineCheck({
     },
     {
       ...R.podsLean,
-      role: 'evidence',
-      lost: 'which pods match the DNS selector, and their state, cannot be shown',
+      role: 'subject',
+      lost: 'which pods match the DNS selector, and their state (NodeLocal DNSCache too), cannot be shown',
       bodiesFor: (m) => DNS_NAMESPACES.has(m.namespace ?? '') && POD_LABELS.includes(m.labels?.['k8s-app'] ?? ''),
     },
     { ...R.endpoints, role: 'subject', lost: 'ready endpoints are read from EndpointSlices only', or: R.endpointslices },
@@ -282,15 +307,31 @@ export const clusterDns = defineCheck({
       'Readiness is what Kubernetes reports: a ready endpoint can still answer wrongly (e.g. a broken upstream), and a Service path problem (kube-proxy, CNI) is not visible here. Without --deep the DNS Service is found by name and labels, not by what the kubelets use. The kubernetes Service comparison needs identity leases (Kubernetes >= 1.26) with a hostname label that maps to a Node address.',
   },
   run(ctx) {
-    const { services, how } = dnsServices(ctx);
-    if (!services.length) return { findings: [], skipped: 'no cluster DNS Service found (no kube-dns / CoreDNS Service in kube-system)' };
+    const found = dnsServices(ctx);
+    const serviceSeen = !ctx.snap.gap(R.services);
+    const services = found.services.length || serviceSeen ? found.services : dnsByEndpoints(ctx);
+    const how = found.services.length || serviceSeen ? found.how : 'the name of its endpoints (Services not visible)';
+    if (!services.length) {
+      const others = [...nodeLocalFindings(ctx), ...kubernetesServiceFindings(ctx)];
+      if (others.length) return { findings: others };
+      return {
+        findings: [],
+        skipped: serviceSeen
+          ? 'no cluster DNS Service found (no kube-dns / CoreDNS Service in kube-system)'
+          : 'Services are not visible, and no Endpoints or EndpointSlice of a cluster DNS Service is',
+      };
+    }
     if (ctx.snap.visibility(R.endpoints) && ctx.snap.visibility(R.endpointslices) && ctx.snap.visibility(R.pods)) {
       return {
         findings: [],
         skipped: 'neither Endpoints, EndpointSlices nor pods are visible: whether DNS has a ready endpoint cannot be told',
       };
     }
-    const findings = [...services.flatMap((s) => dnsFindings(ctx, s, how)), ...nodeLocalFindings(ctx), ...kubernetesServiceFindings(ctx)];
+    const findings = [
+      ...services.flatMap((s) => dnsFindings(ctx, s, how, serviceSeen)),
+      ...nodeLocalFindings(ctx),
+      ...kubernetesServiceFindings(ctx),
+    ];
     return {
       findings,
       passed: `cluster DNS ${services.map((s) => `${refText(svcRef(s))} (${s.spec?.clusterIP})`).join(', ')} has ready endpoints (found by ${how})`,

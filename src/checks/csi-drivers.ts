@@ -102,6 +102,7 @@ export const csiDrivers = defineCheck({
   title: 'Volumes whose CSI driver is not there (the storage interface)',
   severity: 'error',
   codes: CODES,
+  proofs: { 'ARCH-CSI01': ['CSINode.storage.k8s.io', 'Event'] },
   needs: [
     {
       ...R.csinodes,

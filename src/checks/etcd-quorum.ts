@@ -85,6 +85,9 @@ export function distributionAdvice(d: Distribution): { restore: string[]; remove
   }
 }
 
+/** The member evidence each verdict rests on (a distribution uses some of them). */
+const MEMBERS = ['Node', 'Pod', 'EtcdMember.etcd.k0sproject.io', 'Etcd.operator.openshift.io', 'ConfigMap'];
+
 const CODES = {
   'ARCH-EQ01': 'etcd has lost quorum (healthy voters < quorum, or the API server reports etcd failing)',
   'ARCH-EQ02': 'etcd is degraded: voters are down and no failure is left to tolerate',
@@ -127,14 +130,17 @@ export function quorumFindings(v: QuorumView, now: Date): Array<Draft<Code>> {
   const down = v.members.filter((m) => m.role === 'voter' && m.health === 'unhealthy').map((m) => `${m.name} (${m.evidence})`);
   if (v.verdict === 'LOST') {
     const byReadyz = v.readyzEtcd === 'failed';
+    const byTimeouts = Boolean(v.storageDown) && !byReadyz;
     out.push(
       f(
         'ARCH-EQ01',
         'critical',
         `etcd has lost quorum: ${v.verdictLine}`,
-        byReadyz
-          ? `The API server's /readyz reports etcd failing: it cannot read or write the cluster state.${v.members.length ? ` The member states below are the last ones the API server cached (${v.members.length} member${v.members.length === 1 ? '' : 's'}); they are not current.` : ''}`
-          : `${v.healthyVoters} of ${v.voters} voting members are healthy; ${v.quorum} are needed to write.${down.length ? ` Not healthy: ${down.join('; ')}.` : ''}`,
+        byTimeouts
+          ? `The API server answers, but every list timed out inside it ("${v.storageDown}"): it cannot read the cluster state from etcd, which is what a lost quorum looks like from outside.`
+          : byReadyz
+            ? `The API server's /readyz reports etcd failing: it cannot read or write the cluster state.${v.members.length ? ` The member states below are the last ones the API server cached (${v.members.length} member${v.members.length === 1 ? '' : 's'}); they are not current.` : ''}`
+            : `${v.healthyVoters} of ${v.voters} voting members are healthy; ${v.quorum} are needed to write.${down.length ? ` Not healthy: ${down.join('; ')}.` : ''}`,
         refs(v, (m) => m.role === 'voter' && m.health !== 'healthy'),
         'All cluster state lives in etcd, and etcd accepts writes only while a majority of voters agree. Without quorum nothing can change: no scheduling, no scaling, no new pods.',
         [...adv.restore.map((r) => `bring the members back first: ${r}`), adv.recover],
@@ -186,13 +192,13 @@ export function quorumFindings(v: QuorumView, now: Date): Array<Draft<Code>> {
         'etcd has a single member: no high availability',
         'One voter is its own quorum: it tolerates no failure, and its loss loses the cluster state unless you have snapshots.',
         refs(v, (m) => m.role === 'voter'),
-        'A single etcd member is fine for a lab; for anything that must survive a server failure, run 3 (or 5).',
-        [`take regular snapshots: ${adv.snapshot}`, `for HA, grow to 3: ${adv.add}`],
+        'A single etcd member is fine for a lab; for anything that must survive a server failure, run 3 (or 5) — never 2, which tolerates no failure either and adds one more member whose loss stops writes.',
+        [`take regular snapshots: ${adv.snapshot}`, `for HA, grow to 3 (never to 2): ${adv.add}, twice`],
       ),
     );
   }
   const stale = v.members.filter((m) => m.stale);
-  if (stale.length && v.readyzEtcd !== 'failed') {
+  if (stale.length && v.readyzEtcd !== 'failed' && !v.storageDown) {
     out.push(
       f(
         'ARCH-EQ05',
@@ -265,7 +271,15 @@ export function quorumFindings(v: QuorumView, now: Date): Array<Draft<Code>> {
     v.distribution === 'k0s' ||
     (v.distribution === 'kubeadm' && v.source.includes('static pods'));
   const members = v.voters + v.learners + v.members.filter((m) => m.role === 'unknown').length;
-  if (stacked && v.readyzEtcd !== 'failed' && v.apiServers !== null && members > 0 && v.apiServers !== members) {
+  if (
+    stacked &&
+    !v.split &&
+    v.readyzEtcd !== 'failed' &&
+    !v.storageDown &&
+    v.apiServers !== null &&
+    members > 0 &&
+    v.apiServers !== members
+  ) {
     out.push(
       f(
         'ARCH-EQ07',
@@ -290,6 +304,18 @@ export const etcdQuorum = defineCheck({
   title: 'etcd quorum',
   severity: 'critical',
   codes: CODES,
+  proofs: {
+    'ARCH-EQ01': MEMBERS,
+    'ARCH-EQ02': MEMBERS,
+    'ARCH-EQ03': MEMBERS,
+    'ARCH-EQ04': MEMBERS,
+    'ARCH-EQ05': MEMBERS,
+    'ARCH-EQ06': MEMBERS,
+    'ARCH-EQ08': MEMBERS,
+    'ARCH-EQ09': MEMBERS,
+    'ARCH-EQ10': MEMBERS,
+    'ARCH-EQ07': [...MEMBERS, 'Lease.coordination.k8s.io'],
+  },
 
   // nodes are optional: with none visible, /readyz still tells whether the API server reaches etcd
   needs: [

@@ -7,6 +7,17 @@ import { defineCheck, type Draft } from './types.js';
 
 const ID = 'gitops-orphans';
 
+/** Owner types (does it still exist?) and liveness inputs (pods, endpoints, routes: OR01 → OR02 → OR03). */
+const OWNERS = ['Application.argoproj.io', 'Kustomization.kustomize.toolkit.fluxcd.io', 'HelmRelease.helm.toolkit.fluxcd.io'];
+const LIVE = [
+  'Pod',
+  'Service',
+  'Endpoints',
+  'EndpointSlice.discovery.k8s.io',
+  'Ingress.networking.k8s.io',
+  'HTTPRoute.gateway.networking.k8s.io',
+];
+
 const CODES = {
   'ARCH-OR01': 'objects left by a deleted Argo CD/Flux owner are still serving traffic',
   'ARCH-OR02':
@@ -60,11 +71,12 @@ export function elsewhereFinding(e: ElsewhereGroup): Draft<Code> {
     code: 'ARCH-OR07',
     severity: 'info',
     title: `${e.objects.length} object${e.objects.length === 1 ? ' is' : 's are'} tracked by ${e.tool} ${owners}, whose ${e.tool} is not in this cluster — cannot be judged here`,
-    message: `${e.tool} does not run in this cluster, so whether ${e.owners.length === 1 ? 'its owner' : 'their owners'} still exist${e.owners.length === 1 ? 's' : ''} can only be seen in ${where}.${e.installationIDs.length ? ` Installation ID: ${e.installationIDs.join(', ')}.` : ''} Meanwhile they are: ${e.liveness.summary}. Confidence ${e.confidence}.`,
+    message: `${e.tool} does not run in this cluster, so whether ${e.owners.length === 1 ? 'its owner' : 'their owners'} still exist${e.owners.length === 1 ? 's' : ''} can only be seen in ${where}.${e.installationIDs.length ? ` Installation ID: ${e.installationIDs.join(', ')}.` : ''} Meanwhile they are: ${e.liveness.summary}. Confidence ${e.labelOnly.length === e.owners.length ? 'low' : e.confidence}.${e.labelOnly.length ? ` Named by the instance label only (weak: Helm charts and other tools set it too): ${e.labelOnly.join(', ')}.` : ''}`,
     objects: e.objects.slice(0, 50).map(({ kind, apiVersion, namespace, name }) => ({ kind, apiVersion, namespace, name })),
     evidence: {
       tool: e.tool,
       owners: e.owners,
+      labelOnly: e.labelOnly,
       installationIDs: e.installationIDs,
       confidence: e.confidence,
       liveness: e.liveness,
@@ -110,6 +122,16 @@ export const gitopsOrphans = defineCheck({
   severity: 'error',
   allTypes: true,
   codes: CODES,
+  proofs: {
+    'ARCH-OR01': [...OWNERS, ...LIVE],
+    'ARCH-OR02': [...OWNERS, ...LIVE],
+    'ARCH-OR03': [...OWNERS, ...LIVE],
+    'ARCH-OR04': OWNERS,
+    'ARCH-OR05': OWNERS,
+    'ARCH-OR06': OWNERS,
+    'ARCH-OR07': OWNERS,
+    'ARCH-OR08': OWNERS,
+  },
 
   needs: [
     { ...R.podsLean, role: 'context', lost: 'liveness (running pods) unknown' },
@@ -176,6 +198,30 @@ export const gitopsOrphans = defineCheck({
         ],
       });
     }
+    for (const c of rep.comingDeletions) {
+      const names = c.apps.map((a) => `${a.app.namespace}/${a.app.name}`);
+      const tracked = c.apps.reduce((n, a) => n + a.trackedObjects, 0);
+      const finalizers = [...new Set(c.apps.map((a) => a.finalizer))].join(', ');
+      const one = c.apps.length === 1;
+      const first = c.apps[0]!.app;
+      findings.push({
+        code: 'ARCH-OR06',
+        severity: 'warning',
+        title: `${one ? `Argo CD Application ${names[0]}` : `${c.apps.length} Argo CD Applications (${names.join(', ')})`} will be deleted with everything ${one ? 'it' : 'they'} deployed: ${one ? 'its' : 'their'} owner ${c.ownerKind} ${c.ownerName} is gone`,
+        message: `${one ? 'Application' : 'Applications'} ${names.join(', ')} ${one ? 'has an ownerReference' : 'have ownerReferences'} to ${c.ownerKind} ${c.ownerName}, which no longer exists, so the garbage collector will delete ${one ? 'it' : 'them'}; ${one ? 'it carries' : 'they carry'} ${finalizers}, so Argo CD will then delete everything ${one ? 'it' : 'they'} deployed (${tracked} tracked object${tracked === 1 ? '' : 's'}).`,
+        objects: c.apps.map((a) => a.app),
+        evidence: { ...c },
+        why: 'A dangling ownerReference is a coming deletion, not a stuck garbage collector: the collector deletes dependents whose owner is gone, and the cascading finalizer passes the deletion on to the workloads.',
+        fix: [
+          ...c.apps.map(
+            (a) =>
+              `first, to keep it: remove the ownerReference from Application ${a.app.namespace}/${a.app.name}: kubectl -n ${a.app.namespace} patch application ${a.app.name} --type json -p '[{"op":"remove","path":"/metadata/ownerReferences"}]' (cost: no ApplicationSet manages it until one adopts it again)`,
+          ),
+          `or, where the resources must stay whatever happens to the Application: remove ${finalizers} from it (cost: deleting the Application then leaves its resources running) — e.g. kubectl -n ${first.namespace} patch application ${first.name} --type json -p '[{"op":"remove","path":"/metadata/finalizers"}]'`,
+          'next time, delete an ApplicationSet with kubectl delete --cascade=orphan, or set its spec.syncPolicy.preserveResourcesOnDeletion: true',
+        ],
+      });
+    }
     if (rep.dangling.length) {
       findings.push({
         code: 'ARCH-OR06',
@@ -189,7 +235,10 @@ export const gitopsOrphans = defineCheck({
         objects: rep.dangling.slice(0, 50).map(({ kind, apiVersion, namespace, name }) => ({ kind, apiVersion, namespace, name })),
         evidence: { dangling: rep.dangling },
         why: 'The garbage collector deletes dependents of a deleted owner; dependents that remain mean it is stuck, disabled, or the owner was deleted with --cascade=orphan.',
-        fix: ['check kube-controller-manager logs for garbage collector errors', 'delete the dependents yourself if they are not needed'],
+        fix: [
+          'check kube-controller-manager logs for garbage collector errors',
+          'an object that should outlive its owner: remove the stale ownerReference from it; one that should not: the collector deletes it once it runs',
+        ],
       });
     }
     const judged = [

@@ -312,6 +312,14 @@ export const retryLoops = defineCheck({
   title: 'Declarations that can never apply (immutable-field retry loops)',
   severity: 'error',
   codes: CODES,
+  proofs: {
+    'ARCH-RL01': ['Event'],
+    'ARCH-RL02': ['Event', 'Application.argoproj.io', 'Kustomization.kustomize.toolkit.fluxcd.io', 'HelmRelease.helm.toolkit.fluxcd.io'],
+    'ARCH-RL03': ['Event'],
+    'ARCH-RL04': ['HelmChart.helm.cattle.io'],
+    'ARCH-RL05': ['Application.argoproj.io'],
+    'ARCH-RL06': ['Kustomization.kustomize.toolkit.fluxcd.io', 'HelmRelease.helm.toolkit.fluxcd.io'],
+  },
 
   // core/v1 and events.k8s.io/v1 are two views of the same stored events: listing one is enough
   // (events.k8s.io objects in snapshot files are still read)

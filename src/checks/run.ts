@@ -62,7 +62,7 @@ export function runChecks(
     const subjects = c.needs.filter((n) => roleOf(n, snap) === 'subject');
     const blindSubjects = gaps.filter((g) => g.role === 'subject');
     if (subjects.length > 0 && blindSubjects.length === new Set(subjects.map(typeName)).size) {
-      const reason = blindSubjects.map((g) => g.reason).join('; ');
+      const reason = blindSubjects.map((g) => `${typeName(g.need)}: ${g.reason}`).join('; ');
       return { ...base, status: 'skipped', reason, findings: [], notes: notesOf(gaps.filter((g) => g.role !== 'subject')) };
     }
     try {

@@ -182,6 +182,7 @@ export const stuckDeletions = defineCheck({
   severity: 'error',
   allTypes: true,
   codes: CODES,
+  proofs: { 'ARCH-DEL01': ['Pod'], 'ARCH-DEL02': ['Namespace'] },
   needs: [
     // every object in the snapshot is judged (deletionTimestamp + finalizers), so no input is the only subject
     { ...R.namespaces, role: 'evidence', lost: 'namespaces stuck Terminating are not seen; other objects deleting still are' },

@@ -101,6 +101,9 @@ export interface Check<C extends string = string> {
   /** Finding codes it can emit, with their meaning (stable, never reused). */
   codes: Readonly<Record<C, string>>;
   needs: CheckNeed[];
+  /** The inputs a finding of a code is proven by (types as Kind or Kind.group): without one of them it may not appear,
+   *  or appear as another code (an orphan's liveness, a member's health). The rest of its inputs only refine it. */
+  proofs?: Partial<Record<C, readonly string[]>>;
   /** Also read every listable type the API server offers (discovery), metadata only. */
   allTypes?: boolean;
   /** What --deep adds: per-node GETs. */

@@ -63,6 +63,12 @@ export interface QuorumView {
   verdict: Verdict;
   verdictLine: string;
   readyzEtcd: 'ok' | 'failed' | 'unknown';
+  /** The API server answered, but every list timed out inside it (why): it cannot read from etcd. */
+  storageDown?: string;
+  /** Lists were served through etcd at capture time, so it had quorum then (the member evidence may be older). */
+  served: boolean;
+  /** Some etcd members run on nodes without the control-plane role (a split topology: etcd-only servers). */
+  split?: boolean;
   apiServers: number | null;
   /** Member objects that describe a member already counted (k0s), and the evidence used for it. */
   duplicates: Array<{ name: string; duplicateOf: string; key: string }>;
@@ -80,6 +86,33 @@ export const LEARNER_STUCK_MS = 10 * 60_000;
 export const quorumOf = (voters: number): number => Math.floor(voters / 2) + 1;
 
 const cond = condition;
+
+/** The API server's own request timeout and etcd's errors, as a list answers them when etcd cannot serve reads. */
+const STORAGE_DOWN =
+  /unable to return a response in the time allotted|etcdserver: (request timed out|leader changed|no leader|too many requests)/;
+
+/**
+ * The API answering is evidence about etcd: every list it serves (not from its watch cache) was a read through
+ * etcd, which needs quorum. The opposite too: an API server that answered /version while every list timed out
+ * inside it (its own 60 s request timeout, or etcd's "request timed out") cannot read from etcd.
+ */
+export function apiEvidence(snap: Snapshot): { served: boolean; storageDown?: string } {
+  const served = !snap.header.fromCache && snap.kinds().length > 0 && readyzEtcd(snap.header.readyz) !== 'failed';
+  if (served || !snap.header.serverVersion) return { served };
+  const timeouts = snap.unavailable().filter((u) => STORAGE_DOWN.test(u.reason));
+  return timeouts.length >= 2 ? { served, storageDown: timeouts[0]!.reason } : { served };
+}
+
+/** K3s/RKE2 releases whose etcd leader probes every member (2 s, every 15 s) and flips EtcdIsVoter to Unhealthy at
+ *  once when one does not answer (k3s-io/k3s#9084, backported to the January 2024 patch releases): from these, a
+ *  fresh True is the member's own health, whatever its node's kubelet says. */
+const VOTER_PROBE_SINCE: Record<number, number> = { 26: 13, 27: 10, 28: 6, 29: 1 };
+function probesMembers(kubeletVersion: string | undefined): boolean {
+  const m = /^v1\.(\d+)\.(\d+)/.exec(kubeletVersion ?? '');
+  if (!m) return false;
+  const [minor, patch] = [Number(m[1]), Number(m[2])];
+  return minor >= 30 || (VOTER_PROBE_SINCE[minor] !== undefined && patch >= VOTER_PROBE_SINCE[minor]!);
+}
 
 function readyzEtcd(text: string | undefined): QuorumView['readyzEtcd'] {
   if (!text) return 'unknown';
@@ -144,8 +177,9 @@ function k3sMembers(snap: Snapshot, now: number, distribution: Distribution): { 
           where,
           node: name,
           role: 'voter',
-          health: isReady(n) ? 'unknown' : 'unhealthy',
-          evidence: `etcd role label only (no EtcdIsVoter condition: ${distribution} before v1.25.16/v1.26.11/v1.27.8/v1.28.4)${isReady(n) ? '' : ', node NotReady'}`,
+          // a NotReady node is its kubelet, not its etcd member: unknown, never "down" on that alone
+          health: 'unknown',
+          evidence: `etcd role label only (no EtcdIsVoter condition: ${distribution} before v1.25.16/v1.26.11/v1.27.8/v1.28.4)${isReady(n) ? '' : ', node NotReady (its kubelet; the member itself is not visible)'}`,
         };
       }
       withCondition++;
@@ -167,11 +201,17 @@ function k3sMembers(snap: Snapshot, now: number, distribution: Distribution): { 
         role = 'unknown';
         health = 'unhealthy';
       }
-      // a NotReady node or a not-Ready etcd pod outweighs a condition the leader has not refreshed
-      if (!isReady(n) && health === 'healthy') health = 'unhealthy';
+      // a not-Ready etcd pod is the member's own probe; a NotReady node is only its kubelet: from the releases whose
+      // leader probes each member, a fresh True stands; before them, the node's state leaves the member unknown
+      const notReady = !isReady(n);
+      const probed = probesMembers(n.status?.nodeInfo?.kubeletVersion) || Boolean(pod && podReady(pod));
       if (pod && !podReady(pod) && health === 'healthy') health = 'unhealthy';
+      else if (notReady && health === 'healthy' && !probed) health = 'unknown';
       if (stale && health === 'healthy') health = 'unknown';
-      const evidence = `EtcdIsVoter=${c.status}/${c.reason ?? ''}, heartbeat ${age}${isReady(n) ? '' : ', node NotReady'}${pod && !podReady(pod) ? ', etcd pod not Ready' : ''}${stale ? ' (stale)' : ''}`;
+      const nodeText = notReady
+        ? `, node NotReady (its kubelet${health === 'healthy' ? `; the member answers the etcd leader${pod && podReady(pod) ? ' and its pod is Ready' : ''}` : '; the member itself may still run'})`
+        : '';
+      const evidence = `EtcdIsVoter=${c.status}/${c.reason ?? ''}, heartbeat ${age}${nodeText}${pod && !podReady(pod) ? ', etcd pod not Ready' : ''}${stale ? ' (stale)' : ''}`;
       return {
         name,
         where,
@@ -369,12 +409,16 @@ export function verdictOf(members: Member[], readyz: QuorumView['readyzEtcd']): 
 export function quorumView(snap: Snapshot, now: Date): QuorumView {
   const { distribution } = detectDistribution(snap);
   const t = now.getTime();
-  const rz = readyzEtcd(snap.header.readyz);
+  const api = apiEvidence(snap);
+  // etcd failing, by the API server's own readiness or by every read timing out inside it
+  const rz = api.storageDown ? 'failed' : readyzEtcd(snap.header.readyz);
   const apiServers = apiServerCount(snap, t);
   const notes: string[] = [];
   const base = {
     distribution,
-    readyzEtcd: rz,
+    readyzEtcd: readyzEtcd(snap.header.readyz),
+    served: api.served,
+    ...(api.storageDown ? { storageDown: api.storageDown } : {}),
     apiServers,
     notes,
     duplicates: [] as QuorumView['duplicates'],
@@ -385,12 +429,12 @@ export function quorumView(snap: Snapshot, now: Date): QuorumView {
     if (rz === 'failed') {
       return {
         ...base,
-        source: '/readyz?verbose etcd check',
+        source: api.storageDown ? 'every list timed out inside the API server' : '/readyz?verbose etcd check',
         visible: true,
         reason,
         members: [],
         ...verdictOf([], rz),
-        verdictLine: `members not visible (${reason}) — the API server cannot reach etcd — LOST`,
+        verdictLine: `members not visible (${api.storageDown ? 'every list timed out' : reason}) — the API server cannot reach etcd — LOST`,
       };
     }
     return {
@@ -422,12 +466,35 @@ export function quorumView(snap: Snapshot, now: Date): QuorumView {
         }
       }
     }
-    return { ...base, source, visible: true, members, ...verdictOf(members, rz) };
+    const v = verdictOf(members, rz);
+    // a list was served through etcd at capture time: whatever older member evidence says, quorum held then
+    if (v.verdict === 'LOST' && api.served && rz !== 'failed') {
+      notes.push(
+        `the member evidence says fewer than ${v.quorum} healthy voters, yet the API served these lists through etcd, which needs quorum: the evidence is older than the capture`,
+      );
+      return {
+        ...base,
+        source,
+        visible: true,
+        members,
+        ...v,
+        verdict: 'UNKNOWN' as const,
+        verdictLine: v.verdictLine.replace(/no quorum \u2014 LOST$/, 'quorum held at capture (the API answered) \u2014 UNKNOWN'),
+      };
+    }
+    return { ...base, source, visible: true, members, ...v };
   };
   if (distribution === 'K3s' || distribution === 'RKE2') {
     if (snap.visibility(R.nodes)) return notVisible(`nodes not visible: ${snap.visibility(R.nodes)!.reason}`);
     const k = k3sMembers(snap, t, distribution);
     members = k.members;
+    const cp = new Set(
+      snap
+        .of(R.nodes)
+        .filter(isControlPlaneNode)
+        .map((n) => n.metadata.name),
+    );
+    if (members.some((m) => m.node && !cp.has(m.node))) Object.assign(base, { split: true });
     if (members.length === 0) {
       const argsNode = snap.of(R.nodes).find((n) => n.metadata.annotations?.['k3s.io/node-args']);
       notes.push(

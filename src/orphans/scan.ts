@@ -66,6 +66,8 @@ export interface OrphanGroup {
 export interface ElsewhereGroup {
   tool: 'Argo CD' | 'Flux';
   owners: string[];
+  /** Owners named only by the instance label (weak evidence: Helm charts and other tools set it too). */
+  labelOnly: string[];
   installationIDs: string[];
   objects: OrphanObject[];
   confidence: Confidence;
@@ -99,6 +101,14 @@ export interface Dangling extends ObjectRef {
   ownerUid: string;
 }
 
+/** An Argo CD Application whose owner (an ApplicationSet) is gone while it carries the resources finalizer: the
+ *  garbage collector will delete it, and Argo CD then deletes everything it deployed. */
+export interface ComingDeletion {
+  ownerKind: string;
+  ownerName: string;
+  apps: Array<{ app: ObjectRef; finalizer: string; trackedObjects: number }>;
+}
+
 export type OwnerState = 'listed' | 'not-installed' | 'not-visible';
 
 export interface OrphanReport {
@@ -119,6 +129,7 @@ export interface OrphanReport {
   kept: KeptObject[];
   risks: Risk[];
   dangling: Dangling[];
+  comingDeletions: ComingDeletion[];
   ignoredCopiedAnnotations: number;
   scanned: number;
   notes: string[];
@@ -191,7 +202,14 @@ export function scanOrphans(snap: Snapshot): OrphanReport {
   >();
   const elsewhere = new Map<
     string,
-    { tool: 'Argo CD' | 'Flux'; owners: Set<string>; ids: Set<string>; objs: KObject[]; confidence: Confidence }
+    {
+      tool: 'Argo CD' | 'Flux';
+      owners: Set<string>;
+      strong: Set<string>;
+      ids: Set<string>;
+      objs: KObject[];
+      confidence: Confidence;
+    }
   >();
   const kept: KeptObject[] = [];
   const dangling: Dangling[] = [];
@@ -202,7 +220,6 @@ export function scanOrphans(snap: Snapshot): OrphanReport {
   const ownerTypeVisible = new Map<string, boolean>();
   let copied = 0;
   let foreign = 0;
-  let weakElsewhere = 0;
   let scanned = 0;
   const unjudged = { argo: 0, flux: 0 };
 
@@ -253,21 +270,20 @@ export function scanOrphans(snap: Snapshot): OrphanReport {
       continue;
     }
     if (st === 'not-installed') {
-      // tracked by a GitOps tool that does not run here (e.g. Argo CD in a management cluster): the label alone is
-      // evidence only when the object was rendered by `helm template`, as Argo CD does
-      if (attr.signal === 'label' && !renderedByHelmTemplate(o)) {
-        weakElsewhere++;
-        continue;
-      }
+      // tracked by a GitOps tool that does not run here (e.g. Argo CD in a management cluster): it cannot be judged,
+      // and the owners are named — those known only by the instance label as such (weak: Helm charts set it too,
+      // except where `helm template` rendered the object, as Argo CD does)
       const ek = attr.tool;
       const cur = elsewhere.get(ek) ?? {
         tool: attr.tool,
         owners: new Set<string>(),
+        strong: new Set<string>(),
         ids: new Set<string>(),
         objs: [],
         confidence: attr.confidence,
       };
       cur.owners.add(refText(attr));
+      if (attr.signal !== 'label' || renderedByHelmTemplate(o)) cur.strong.add(refText(attr));
       const id = o.metadata.annotations?.['argocd.argoproj.io/installation-id'];
       if (id) cur.ids.add(id);
       cur.objs.push(o);
@@ -297,10 +313,6 @@ export function scanOrphans(snap: Snapshot): OrphanReport {
   if (unjudged.argo || unjudged.flux)
     notes.push(
       `${unjudged.argo + unjudged.flux} tracked object${unjudged.argo + unjudged.flux === 1 ? '' : 's'} not judged: their owner type could not be listed`,
-    );
-  if (weakElsewhere)
-    notes.push(
-      `${weakElsewhere} object${weakElsewhere === 1 ? ' carries' : 's carry'} only the ${cfg.instanceLabelKey} label and Argo CD does not run here: too weak to attribute (Helm charts and other tools set it too)`,
     );
   if (foreign)
     notes.push(
@@ -373,6 +385,7 @@ export function scanOrphans(snap: Snapshot): OrphanReport {
     return {
       tool: e.tool,
       owners: [...e.owners].sort(),
+      labelOnly: [...e.owners].filter((o) => !e.strong.has(o)).sort(),
       installationIDs: [...e.ids].sort(),
       objects: objs.map((o) => toOrphan(o, signalOf(o, e.tool === 'Flux' ? 'flux-labels' : 'label'))),
       confidence: e.confidence,
@@ -385,6 +398,27 @@ export function scanOrphans(snap: Snapshot): OrphanReport {
   const controllerRunning = argoControllerRunning(snap, controllerNs);
   const deleting: Deleting[] = [];
   const risks: Risk[] = [];
+  // a dangling ownerReference is a coming deletion: an Application the garbage collector will delete takes what it
+  // deployed with it when it carries the resources finalizer (an ApplicationSet deleted without orphaning)
+  const comingDeletions: ComingDeletion[] = [];
+  const appsByUid = new Map(apps.map((a) => [a.metadata.uid, a] as const));
+  for (const d of [...dangling]) {
+    if (d.kind !== 'Application' || groupOf(d.apiVersion) !== 'argoproj.io') continue;
+    const app = apps.find((a) => a.metadata.name === d.name && a.metadata.namespace === d.namespace);
+    if (!app || !appsByUid.has(app.metadata.uid)) continue;
+    // already being deleted: that is ARCH-OR08's story, not a second finding
+    if (app.metadata.deletionTimestamp) {
+      dangling.splice(dangling.indexOf(d), 1);
+      continue;
+    }
+    const finalizer = (app.metadata.finalizers ?? []).find((f) => CASCADING_FINALIZERS.includes(f));
+    if (!finalizer) continue;
+    dangling.splice(dangling.indexOf(d), 1);
+    // one gone owner, one finding: its Applications together
+    let c = comingDeletions.find((x) => x.ownerKind === d.ownerKind && x.ownerName === d.ownerName);
+    if (!c) comingDeletions.push((c = { ownerKind: d.ownerKind, ownerName: d.ownerName, apps: [] }));
+    c.apps.push({ app: ref(app), finalizer, trackedObjects: trackedByApp.get(nsName(app.metadata)) ?? 0 });
+  }
   for (const app of apps) {
     const key = nsName(app.metadata);
     const finalizers = (app.metadata.finalizers ?? []).filter((f) => f.includes('argocd.argoproj.io'));
@@ -443,6 +477,7 @@ export function scanOrphans(snap: Snapshot): OrphanReport {
     kept,
     risks,
     dangling,
+    comingDeletions,
     ignoredCopiedAnnotations: copied,
     scanned,
     notes,

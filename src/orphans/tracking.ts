@@ -122,6 +122,12 @@ export function claim(o: KObject, cfg: ArgoConfig, controllerNs: string | undefi
       },
     };
   }
+  // GitOps labels win over Helm's: Flux's helm-controller renders with Helm, so its objects carry Helm's labels and
+  // annotations (and a chart's instance label) too — they belong to the HelmRelease, never to a "Helm CLI release"
+  const flux = fluxClaim(l);
+  if (flux) return flux;
+  // Flux's own install manifests label everything app.kubernetes.io/instance: flux-system, part-of: flux
+  if (instance && !tid && l['app.kubernetes.io/part-of'] === 'flux') return null;
   if (instance) {
     // a Helm CLI release with that name owns the object: it is Helm's, not Argo CD's
     const release = a['meta.helm.sh/release-name'];
@@ -135,6 +141,12 @@ export function claim(o: KObject, cfg: ArgoConfig, controllerNs: string | undefi
         : 'only the instance label, which Helm charts and other tools set too';
     return { attr: { tool: 'Argo CD', kind: 'Application', namespace: k.namespace, name: k.name, signal: 'label', confidence, caveat } };
   }
+  return null;
+}
+
+/** Flux's origin labels: the HelmRelease that released an object, else the Kustomization that applied it (a
+ *  HelmRelease applied by a Kustomization carries both on the HelmRelease itself, not on what it released). */
+function fluxClaim(l: Record<string, string>): Claim {
   const hn = l['helm.toolkit.fluxcd.io/name'];
   const hns = l['helm.toolkit.fluxcd.io/namespace'];
   if (hn && hns)
