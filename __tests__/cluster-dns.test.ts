@@ -1,13 +1,13 @@
 import { describe, expect, test } from '@jest/globals';
-import { clusterDns } from '../src/checks/cluster-dns.js';
-import { KUBELET_DNS } from '../src/checks/retry-loops.js';
+import { clusterDns } from '../src/checks/cluster-dns/check.js';
+import { KUBELET_DNS } from '../src/checks/immutable-retry-loop/check.js';
 import { runChecks } from '../src/checks/run.js';
 import type { KObject } from '../src/model.js';
 import { R } from '../src/resources.js';
-import { build } from '../src/scenarios/index.js';
+import { build } from '../scenarios/index.js';
 import { Snapshot } from '../src/snapshot/snapshot.js';
 import { loadSnapshot } from '../src/snapshot/load.js';
-import { scenarios } from '../src/checks/cluster-dns.scenario.js';
+import { scenarios } from '../src/checks/cluster-dns/scenario.js';
 import { runCheck } from './helpers/check.js';
 import { EXAMPLE, obj } from './helpers/fixtures.js';
 

@@ -1,14 +1,14 @@
 // The door, the loops whose controller is gone, and the storage interface: one describe per check, each
 // through the one way tests run a check (runCheck), plus the example cluster staying quiet.
 import { describe, expect, test } from '@jest/globals';
-import { admissionWebhooks } from '../src/checks/admission-webhooks.js';
-import { aggregatedApis } from '../src/checks/aggregated-apis.js';
-import { apiserverCertificates } from '../src/checks/apiserver-certificates.js';
-import { csiDrivers } from '../src/checks/csi-drivers.js';
+import { admissionWebhooks } from '../src/checks/admission-webhooks/check.js';
+import { aggregatedApis } from '../src/checks/aggregated-apis/check.js';
+import { apiserverCertificates } from '../src/checks/apiserver-certificates/check.js';
+import { csiDrivers } from '../src/checks/csi-drivers/check.js';
 import { runChecks } from '../src/checks/run.js';
-import { stuckDeletions } from '../src/checks/stuck-deletions.js';
+import { stuckDeletions } from '../src/checks/stuck-deletions/check.js';
 import type { KObject } from '../src/model.js';
-import { WEBHOOK_CA } from '../src/scenarios/field-notes.js';
+import { WEBHOOK_CA } from '../scenarios/field-notes.js';
 import { loadSnapshot } from '../src/snapshot/load.js';
 import type { Snapshot } from '../src/snapshot/snapshot.js';
 import { ago, checkSnapshot, NOW, runCheck } from './helpers/check.js';
@@ -175,23 +175,29 @@ const apiservice = (status: string, reason: string, message: string): KObject =>
     status: { conditions: [{ type: 'Available', status, reason, message }] },
   });
 
+/** A namespace Terminating because discovery of metrics.k8s.io fails (the namespace controller's own condition). */
+const stuckOnDiscovery = (name: string, minutesAgo: number, ...more: Array<Record<string, string>>) =>
+  obj('v1', 'Namespace', name, undefined, {
+    metadata: { name, deletionTimestamp: ago(minutesAgo) },
+    spec: { finalizers: ['kubernetes'] },
+    status: {
+      phase: 'Terminating',
+      conditions: [
+        {
+          type: 'NamespaceDeletionDiscoveryFailure',
+          status: 'True',
+          reason: 'DiscoveryFailed',
+          message:
+            'Discovery failed for some groups, 1 failing: unable to retrieve the complete list of server APIs: metrics.k8s.io/v1beta1: the server is currently unable to handle the request',
+        },
+        ...more,
+      ],
+    },
+  });
+
 describe('aggregated-apis', () => {
   test('metrics.k8s.io not available: the reason, the consequence for kubectl and namespaces, the stuck namespace named', () => {
-    const ns = obj('v1', 'Namespace', 'old-app', undefined, {
-      metadata: { name: 'old-app', deletionTimestamp: ago(300) },
-      status: {
-        phase: 'Terminating',
-        conditions: [
-          {
-            type: 'NamespaceDeletionDiscoveryFailure',
-            status: 'True',
-            reason: 'DiscoveryFailed',
-            message:
-              'Discovery failed for some groups, 1 failing: unable to retrieve the complete list of server APIs: metrics.k8s.io/v1beta1: the server is currently unable to handle the request',
-          },
-        ],
-      },
-    });
+    const ns = stuckOnDiscovery('old-app', 300);
     const r = runCheck(aggregatedApis, [
       apiservice(
         'False',
@@ -346,23 +352,7 @@ describe('stuck-deletions', () => {
   });
 
   test('a namespace Terminating on a discovery failure: DEL02 with the condition and the APIService advice', () => {
-    const ns = obj('v1', 'Namespace', 'monitoring', undefined, {
-      metadata: { name: 'monitoring', deletionTimestamp: ago(90) },
-      spec: { finalizers: ['kubernetes'] },
-      status: {
-        phase: 'Terminating',
-        conditions: [
-          {
-            type: 'NamespaceDeletionDiscoveryFailure',
-            status: 'True',
-            reason: 'DiscoveryFailed',
-            message:
-              'Discovery failed for some groups, 1 failing: unable to retrieve the complete list of server APIs: metrics.k8s.io/v1beta1: the server is currently unable to handle the request',
-          },
-          { type: 'NamespaceDeletionContentFailure', status: 'False', reason: 'ContentDeleted' },
-        ],
-      },
-    });
+    const ns = stuckOnDiscovery('monitoring', 90, { type: 'NamespaceDeletionContentFailure', status: 'False', reason: 'ContentDeleted' });
     const f = runCheck(stuckDeletions, [ns]).findings[0]!;
     expect(f).toMatchObject({
       code: 'ARCH-DEL02',

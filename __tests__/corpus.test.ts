@@ -1,16 +1,16 @@
 // The real-world corpus: one directory per case from a public issue thread (CASE.md cites owner/repo#N),
-// holding the snapshot a user could have captured and the findings that must (and must not) appear.
-// Every check is held to it; see __tests__/corpus/README.md for the format.
+// holding the snapshot a user could have captured and the findings that must (and must not) appear. Each check
+// keeps its cases in its own folder (src/checks/<id>/cases/<slug>/); every registered check is held to them. The
+// format: docs/corpus.md.
 import { describe, expect, test } from '@jest/globals';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { load } from 'js-yaml';
 import { CHECKS } from '../src/checks/registry.js';
 import { runChecks } from '../src/checks/run.js';
 import type { Finding } from '../src/model.js';
 import { loadSnapshot } from '../src/snapshot/load.js';
 
-const CORPUS = new URL('./corpus', import.meta.url).pathname;
+import { corpusCases } from './helpers/corpus.js';
 
 interface Expected {
   check: string;
@@ -33,44 +33,32 @@ interface Expected {
   mustNot?: Array<{ code?: string; phrase?: string }>;
 }
 
-const cases = readdirSync(CORPUS, { withFileTypes: true })
-  .filter((d) => d.isDirectory())
-  .map((d) => d.name)
-  .sort();
+const cases = corpusCases();
 const objText = (o: { kind: string; namespace?: string; name: string }): string =>
   `${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}`;
 const words = (f: Finding): string => [f.title, f.message, f.why ?? '', ...(f.fix ?? [])].join('\n');
 const RANK: Record<string, number> = { info: 0, warning: 1, error: 2, critical: 3 };
 
-test('the corpus holds the real cases each check is held to', () => {
-  const byPrefix = new Map<string, number>();
-  for (const c of cases) byPrefix.set(c.split('-')[0]!, (byPrefix.get(c.split('-')[0]!) ?? 0) + 1);
-  expect(byPrefix.get('rl') ?? 0).toBeGreaterThanOrEqual(12);
-  expect(byPrefix.get('or') ?? 0).toBeGreaterThanOrEqual(10);
-  expect(byPrefix.get('eq') ?? 0).toBeGreaterThanOrEqual(10);
-  for (const prefix of ['dns', 'wh', 'api', 'del', 'csi', 'cert'])
-    expect([prefix, (byPrefix.get(prefix) ?? 0) >= 3]).toEqual([prefix, true]);
-  // true negatives: cases where a check must stay quiet (no finding at warning or above is expected)
-  for (const prefix of ['rl', 'or', 'eq']) {
-    const negatives = cases
-      .filter((c) => c.startsWith(`${prefix}-`))
-      .filter((c) => {
-        const exp = load(readFileSync(join(CORPUS, c, 'expected.yaml'), 'utf8')) as Expected;
-        return (exp.findings ?? []).every((f) => f.severity === 'info');
-      });
-    expect([prefix, negatives.length >= 4]).toEqual([prefix, true]);
+test('every registered check is held to real cases, true negatives among them', () => {
+  for (const c of CHECKS) {
+    const mine = cases.filter((x) => x.check === c.id);
+    const negatives = mine.filter((x) => (x.expected.findings ?? []).every((f) => f.severity === 'info'));
+    expect([c.id, mine.length >= 3, negatives.length >= 1]).toEqual([c.id, true, true]);
   }
+  // a folder under src/checks/ with cases is a registered check
+  expect(cases.filter((x) => !CHECKS.some((c) => c.id === x.check)).map((x) => x.dir)).toEqual([]);
 });
 
-describe.each(cases)('%s', (name) => {
-  const dir = join(CORPUS, name);
+describe.each(cases.map((c) => [c.name, c] as const))('%s', (_name, c) => {
+  const dir = c.dir;
   test('CASE.md cites a real thread as owner/repo#N', () => {
     expect(existsSync(join(dir, 'CASE.md'))).toBe(true);
     expect(readFileSync(join(dir, 'CASE.md'), 'utf8')).toMatch(/^Source: [\w.-]+\/[\w.-]+#\d+/m);
   });
 
   test('findings as expected', () => {
-    const exp = load(readFileSync(join(dir, 'expected.yaml'), 'utf8')) as Expected;
+    const exp = c.expected as Expected;
+    expect(exp.check).toBe(c.check);
     const snap = loadSnapshot(join(dir, 'snapshot.yaml'));
     const result = runChecks(CHECKS, snap).find((c) => c.id === exp.check);
     expect(result).toBeDefined();

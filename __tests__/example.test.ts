@@ -3,7 +3,7 @@
 import { expect, test } from '@jest/globals';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { build, files } from '../src/scenarios/index.js';
+import { build, files } from '../scenarios/index.js';
 import { allScenarios } from './helpers/scenarios.js';
 import { arch, ROOT } from './helpers/run.js';
 import { CHECKS } from '../src/checks/registry.js';
@@ -25,7 +25,7 @@ test("the README's checks table is generated from the checks' own docs (npm run 
 });
 
 test("the README's map of the example is what `kubectl arch map` prints on it (npm run gen)", async () => {
-  const { withExampleMap } = await import('../src/map/readme.js');
+  const { withExampleMap } = await import('../scenarios/readme.js');
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
   expect(withExampleMap(readme, 'examples/field-notes-k3s')).toBe(readme);
   const r = await arch(['map', '--snapshot', 'examples/field-notes-k3s']);

@@ -276,10 +276,16 @@ describe('a server that misbehaves', () => {
 
   test('etcd fails after /readyz said ok: a stalled quorum read makes it ask again, and lists move to the cache', async () => {
     srv.faults.quorumHang = true;
-    setTimeout(() => {
-      srv.faults.readyz = '[+]ping ok\n[-]etcd failed: reason withheld\nreadyz check failed\n';
-    }, 500);
+    // etcd fails once the plugin has read /readyz (ok) and started its quorum reads: driven by what the server saw,
+    // not by a timer (a slow start on a busy machine must not change the story)
+    const flip = setInterval(() => {
+      if (srv.requests.some((q) => q.path.startsWith('/api/') && !q.path.includes('resourceVersion=0') && !q.path.startsWith('/api?'))) {
+        srv.faults.readyz = '[+]ping ok\n[-]etcd failed: reason withheld\nreadyz check failed\n';
+        clearInterval(flip);
+      }
+    }, 20);
     const r = await arch(['doctor', '--kubeconfig', srv.kubeconfigPath, '-o', 'json']);
+    clearInterval(flip);
     expect(r.code).toBe(1);
     const rep = JSON.parse(r.stdout);
     expect(rep.checks.find((c: { id: string }) => c.id === 'apiserver-readiness').findings[0].code).toBe('ARCH-RZ01');

@@ -168,7 +168,7 @@ describe('--contexts', () => {
     const broken = join(tempDir(), 'broken');
     writeFileSync(broken, 'contexts: [\n');
     const b = await arch(['doctor', '--kubeconfig', broken, '--all-contexts']);
-    expect([b.code, b.stderr]).toEqual([2, expect.stringMatching(/^error: kubeconfig .*broken: /)]);
+    expect([b.code, b.stderr]).toEqual([2, expect.stringMatching(/^error: kubeconfig .*broken:2: malformed YAML/)]);
     const plan = await arch(['orphans', '--kubeconfig', kubeconfig, '--contexts', 'sick', '--cleanup-plan']);
     expect(plan.code).toBe(2);
     expect(plan.stderr).toMatch(/--cleanup-plan works on one context/);

@@ -2,9 +2,9 @@
 import { expect, test } from '@jest/globals';
 import { CHECKS } from '../src/checks/registry.js';
 import { evidenceTime, runChecks } from '../src/checks/run.js';
-import { scenarios as webhookScenarios } from '../src/checks/admission-webhooks.scenario.js';
+import { scenarios as webhookScenarios } from '../src/checks/admission-webhooks/scenario.js';
 import { buildMap, type ArchMap, type MapLine } from '../src/map/build.js';
-import { build } from '../src/scenarios/index.js';
+import { build } from '../scenarios/index.js';
 import { loadSnapshot } from '../src/snapshot/load.js';
 import { Snapshot } from '../src/snapshot/snapshot.js';
 import { EXAMPLE } from './helpers/fixtures.js';
@@ -19,7 +19,7 @@ const checks = (l: MapLine): string[] => l.checks.map((c) => `${c.id}:${c.status
 
 test('the example: four contracts, each part with what the snapshot shows and the checks that concern it', () => {
   const snap = loadSnapshot(EXAMPLE);
-  const m = buildMap(snap, runChecks(CHECKS, snap), evidenceTime(snap));
+  const m = buildMap(snap, runChecks(CHECKS, snap), evidenceTime(snap), CHECKS);
   expect(m.sections.map((s) => s.contract)).toEqual(['state', 'door', 'loops', 'interfaces']);
   expect(line(m, 'state', 'etcd').detail).toMatch(/^3 voters, 3 healthy — quorum 2 — tolerates 1 failure — HEALTHY/);
   expect(m.sections[0]!.lines.filter((l) => l.indent).map((l) => l.name)).toEqual(['lemuel', 'ilwon', 'solomon']);
@@ -42,7 +42,7 @@ test('a finding on one object marks only its line: the webhook configuration wit
   const { objects, header } = build(webhookScenarios);
   const snap = new Snapshot(header);
   for (const o of objects) snap.addObject(o);
-  const m = buildMap(snap, runChecks(CHECKS, snap), evidenceTime(snap));
+  const m = buildMap(snap, runChecks(CHECKS, snap), evidenceTime(snap), CHECKS);
   expect(checks(line(m, 'door', 'validating cert-manager-webhook'))).toEqual(['admission-webhooks:findings:error']);
   expect(checks(line(m, 'door', 'admission webhooks'))).toEqual(['admission-webhooks:findings:error']);
   expect(checks(line(m, 'door', 'v1beta1.metrics.k8s.io'))).toEqual(['aggregated-apis:passed']);
@@ -76,7 +76,11 @@ test('text from the cluster is printed with control characters escaped', async (
     if (o.kind === 'ValidatingWebhookConfiguration') o.metadata.name = 'evil\x1b[2J\x1b]0;owned\x07';
     snap.addObject(o);
   }
-  const text = renderMap(buildMap(snap, runChecks(CHECKS, snap), evidenceTime(snap)), { type: 'snapshot', path: 'x' }, makeStyle(false));
+  const text = renderMap(
+    buildMap(snap, runChecks(CHECKS, snap), evidenceTime(snap), CHECKS),
+    { type: 'snapshot', path: 'x' },
+    makeStyle(false),
+  );
   expect(text).not.toMatch(/\x1b|\x07/);
   expect(text).toContain('validating evil\\x1b[2J\\x1b]0;owned\\x07');
 });

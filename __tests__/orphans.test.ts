@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { gitopsOrphans } from '../src/checks/gitops-orphans.js';
+import { gitopsOrphans } from '../src/checks/gitops-orphans/check.js';
 import { runChecks } from '../src/checks/run.js';
 import type { KObject } from '../src/model.js';
 import { cleanupPlan } from '../src/orphans/plan.js';

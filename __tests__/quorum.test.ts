@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { etcdQuorum } from '../src/checks/etcd-quorum.js';
+import { etcdQuorum } from '../src/checks/etcd-quorum/check.js';
 import { ago, NOW, runCheck } from './helpers/check.js';
 import { CHECKS } from '../src/checks/registry.js';
 import { writeFileSync } from 'node:fs';

@@ -1,8 +1,8 @@
 import { describe, expect, test } from '@jest/globals';
-import { KUBELET_DNS, retryLoops } from '../src/checks/retry-loops.js';
+import { KUBELET_DNS, retryLoops } from '../src/checks/immutable-retry-loop/check.js';
 import { ago, runCheck } from './helpers/check.js';
 import { runChecks } from '../src/checks/run.js';
-import { parseRejections, isImmutableRejection } from '../src/retry/rejections.js';
+import { parseRejections, isImmutableRejection } from '../src/checks/immutable-retry-loop/rejections.js';
 import type { KObject } from '../src/model.js';
 import { R } from '../src/resources.js';
 import { loadSnapshot } from '../src/snapshot/load.js';

@@ -4,22 +4,19 @@
 // - one fault, one finding: no two findings of a check name the same object and field;
 // - no sentence contradicts the evidence: no text claims endless retrying unless the finding's liveness is retrying.
 import { describe, expect, test } from '@jest/globals';
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { load } from 'js-yaml';
 import { CHECKS } from '../src/checks/registry.js';
 import { gapsOf, runChecks } from '../src/checks/run.js';
 import type { Check, CheckNeed } from '../src/checks/types.js';
 import { gkKey, groupOf, type Finding } from '../src/model.js';
 import { loadSnapshot } from '../src/snapshot/load.js';
 import { Snapshot } from '../src/snapshot/snapshot.js';
+import { corpusCases } from './helpers/corpus.js';
 import { EXAMPLE } from './helpers/fixtures.js';
 
-const CORPUS = new URL('./corpus', import.meta.url).pathname;
-const cases = readdirSync(CORPUS, { withFileTypes: true })
-  .filter((d) => d.isDirectory())
-  .map((d) => d.name)
-  .sort();
+const corpus = corpusCases();
+const cases = corpus.map((c) => c.name);
+const caseOf = new Map(corpus.map((c) => [c.name, c] as const));
 
 interface Expected {
   check: string;
@@ -61,9 +58,9 @@ const distinctNeeds = (c: Check): CheckNeed[] => c.needs.filter((n, i, a) => a.f
 
 describe('judge from what is visible: every case, every input dropped in turn', () => {
   test.each(cases)('%s', (name) => {
-    const exp = load(readFileSync(join(CORPUS, name, 'expected.yaml'), 'utf8')) as Expected;
+    const exp = caseOf.get(name)!.expected as Expected;
     const check = CHECKS.find((c) => c.id === exp.check)!;
-    const snap = loadSnapshot(join(CORPUS, name, 'snapshot.yaml'));
+    const snap = loadSnapshot(join(caseOf.get(name)!.dir, 'snapshot.yaml'));
     const before = run(check, snap);
     const problems: string[] = [];
     for (const need of distinctNeeds(check)) {
@@ -107,7 +104,7 @@ const ENDLESS = /never stop|retr(?:y|ies) forever|forever retr|endless(?:ly)? re
 describe('one fault, one finding; no sentence contradicts the evidence', () => {
   const snaps: Array<[string, () => Snapshot]> = [
     ['the example', () => loadSnapshot(EXAMPLE)],
-    ...cases.map((c): [string, () => Snapshot] => [c, () => loadSnapshot(join(CORPUS, c, 'snapshot.yaml'))]),
+    ...corpus.map((c): [string, () => Snapshot] => [c.name, () => loadSnapshot(join(c.dir, 'snapshot.yaml'))]),
   ];
   test.each(snaps)('%s', (_name, snapOf) => {
     for (const r of runChecks(CHECKS, snapOf())) {

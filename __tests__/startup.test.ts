@@ -1,4 +1,4 @@
-// Start-up fast paths (src/fast.ts) answer exactly as the full CLI would, and shell completion
+// Start-up fast paths (src/fast-paths.ts) answer exactly as the full CLI would, and shell completion
 // (src/complete.ts) through `__complete`, the completion scripts and the real kubectl's plugin
 // completion (kubectl_complete-arch). No timing here: npm run bench measures it.
 import { describe, expect, test } from '@jest/globals';
@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { etcdQuorum } from '../src/checks/etcd-quorum.js';
+import { etcdQuorum } from '../src/checks/etcd-quorum/check.js';
 import { CHECKS } from '../src/checks/registry.js';
 import { arch, kubectl, ROOT } from './helpers/run.js';
 

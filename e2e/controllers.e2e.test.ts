@@ -6,37 +6,15 @@ import { X509Certificate } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import tls from 'node:tls';
-import {
-  buildApiserver,
-  buildControllerManager,
-  DEFAULT_CONTROLLERS,
-  readAudit,
-  startControlPlane,
-  type ControlPlane,
-} from './lib/cluster.mjs';
+import { DEFAULT_CONTROLLERS, readAudit, startControlPlane, type ControlPlane } from './lib/cluster.mjs';
+import { controlPlaneBinaries, type Report } from './lib/setup.js';
 import { loadScenario } from './lib/load.mjs';
 import { grantReaders } from './lib/readers.mjs';
-import { build, CAPTURED } from '../src/scenarios/index.js';
+import { build, CAPTURED } from '../scenarios/index.js';
 import { allScenarios, crdsFor } from '../__tests__/helpers/scenarios.js';
 import { kubectl } from '../__tests__/helpers/run.js';
 
-let apiserver = '';
-let controllerManager = '';
-
-beforeAll(() => {
-  // cached outside the repo (e2e/build-kube-apiserver.sh builds both in one go build the first time)
-  apiserver = buildApiserver();
-  controllerManager = buildControllerManager();
-}, 1_800_000);
-
-interface Report {
-  checks: Array<{
-    id: string;
-    status: string;
-    reason?: string;
-    findings: Array<{ code: string; severity: string; title: string; message: string; objects: Array<{ kind: string; name: string }> }>;
-  }>;
-}
+const bins = controlPlaneBinaries();
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -77,7 +55,7 @@ describe('kube-controller-manager next to the API server (endpoints, EndpointSli
   const scenarioName = 'coredns-label-mismatch';
 
   beforeAll(async () => {
-    cp = await startControlPlane({ apiserver, controllerManager });
+    cp = await startControlPlane({ apiserver: bins.apiserver, controllerManager: bins.controllerManager });
     await grantReaders(cp);
     const scenario = (await allScenarios()).find((s) => s.name === scenarioName);
     if (!scenario) throw new Error(`no scenario ${scenarioName}`);
@@ -362,7 +340,7 @@ describe('kube-apiserver served with a certificate of ours (servingCertDays)', (
   let t0 = 0;
   beforeAll(async () => {
     t0 = Date.now();
-    cp = await startControlPlane({ apiserver, controllerManager, servingCertDays: 5 });
+    cp = await startControlPlane({ apiserver: bins.apiserver, controllerManager: bins.controllerManager, servingCertDays: 5 });
     await grantReaders(cp);
   }, 120_000);
   afterAll(async () => {
@@ -426,7 +404,7 @@ describe('a namespace the namespace controller cannot finish (an object inside k
   let conditions: Array<{ type: string; status: string; reason?: string; message?: string }> = [];
   const ns = 'e2e-stuck';
   beforeAll(async () => {
-    cp = await startControlPlane({ apiserver, controllerManager });
+    cp = await startControlPlane({ apiserver: bins.apiserver, controllerManager: bins.controllerManager });
     await grantReaders(cp);
     expect((await cp.admin('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } })).status).toBe(
       201,

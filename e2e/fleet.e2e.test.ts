@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { loadAll } from 'js-yaml';
 import { buildApiserver, readAudit, startControlPlane, USERS, type ControlPlane } from './lib/cluster.mjs';
 import { loadScenario } from './lib/load.mjs';
-import { build, CAPTURED } from '../src/scenarios/index.js';
+import { build, CAPTURED } from '../scenarios/index.js';
 import { allScenarios, crdsFor } from '../__tests__/helpers/scenarios.js';
 import { kubectl, ROOT } from '../__tests__/helpers/run.js';
 

@@ -29,7 +29,7 @@ const buildId = await bundleCli('dist', pkg.version);
 const bundle = (help, explain) =>
   clean() ??
   build({
-    entryPoints: ['src/bin.ts'],
+    entryPoints: ['src/entry-npm.ts'],
     outdir: 'dist',
     entryNames: 'kubectl-arch',
     chunkNames: 'chunks/[name]-[hash]',
@@ -53,7 +53,7 @@ const bundle = (help, explain) =>
     // some CommonJS dependencies call require() for Node built-ins
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   });
-// two passes: the second carries --help as the first one's yargs renders it (src/fast.ts) and the
+// two passes: the second carries --help as the first one's yargs renders it (src/fast-paths.ts) and the
 // check ids and codes `explain` completes (src/complete.ts)
 await bundle(null, null);
 await bundle(renderHelp(), renderExplain());

@@ -1,22 +1,23 @@
 // npm run gen — regenerates the README's checks table (from each check's docs), its map of the example and examples/field-notes-k3s/ (the embedded example behind `npm run demo`) from the
 // scenario builder: the field-notes base plus every check scenario marked `example`. The output is committed,
 // and __tests__/example.test.ts fails when it is stale. The TypeScript sources are bundled with esbuild first
-// (scenario files are found by name: src/checks/*.scenario.ts).
+// (each check's scenario is its folder's scenario.ts: src/checks/<id>/scenario.ts).
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const OUT = 'examples/field-notes-k3s';
-const files = readdirSync('src/checks')
-  .filter((f) => f.endsWith('.scenario.ts'))
+const files = readdirSync('src/checks', { withFileTypes: true })
+  .filter((d) => d.isDirectory() && existsSync(join('src/checks', d.name, 'scenario.ts')))
+  .map((d) => `${d.name}/scenario.ts`)
   .sort();
 const entry = [
-  "import { build, files } from './src/scenarios/index.ts';",
+  "import { build, files } from './scenarios/index.ts';",
   "import { CHECKS } from './src/checks/registry.ts';",
   "import { withChecksTable } from './src/checks/docs.ts';",
-  "import { withExampleMap } from './src/map/readme.ts';",
+  "import { withExampleMap } from './scenarios/readme.ts';",
   ...files.map((f, i) => `import { scenarios as s${i} } from './src/checks/${f}';`),
   `export const all = [${files.map((_, i) => `...s${i}`).join(', ')}];`,
   'export { build, files, CHECKS, withChecksTable, withExampleMap };',

@@ -78,7 +78,7 @@ const clientNode = join(WORK, 'client-node.cjs');
 const buildId = await bundleCli(WORK, pkg.version);
 await build({
   absWorkingDir: ROOT,
-  entryPoints: ['src/sea.ts'],
+  entryPoints: ['src/entry-sea.ts'],
   outfile: main,
   bundle: true,
   platform: 'node',

@@ -4,8 +4,8 @@ import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { EXIT, InputError, UserError } from './errors.js';
 import { installProcessHandlers } from './lifecycle.js';
-import { termSafe } from './render/safe.js';
-import { versionLine } from './fast.js';
+import { termSafe } from './lib/safe.js';
+import { versionLine } from './fast-paths.js';
 import type { GlobalArgs } from './commands/common.js';
 import { MACHINE_FORMATS, OUTPUTS } from './render/formats/model.js';
 import type { Argv } from 'yargs';
@@ -152,7 +152,7 @@ export async function main(argv = hideBin(process.argv)): Promise<number> {
       (y) => y.positional('shell', { choices: ['bash', 'zsh', 'fish'] as const, describe: 'shell' }),
       run(async () => (await import('./commands/completion.js')).completion, 'completion'),
     )
-    // `version` alone is answered before yargs loads (src/fast.ts); this is the same, with other flags
+    // `version` alone is answered before yargs loads (src/fast-paths.ts); this is the same, with other flags
     .command(
       'version',
       'Print the kubectl-arch version',
@@ -219,7 +219,7 @@ export async function main(argv = hideBin(process.argv)): Promise<number> {
     .help()
     .alias('help', 'h')
     .version(false)
-    // KUBECTL_ARCH_HELP_WIDTH: only for scripts/build.mjs, which renders --help for src/fast.ts
+    // KUBECTL_ARCH_HELP_WIDTH: only for scripts/build.mjs, which renders --help for src/fast-paths.ts
     .wrap(Math.min(110, Number(process.env.KUBECTL_ARCH_HELP_WIDTH) || process.stdout.columns || 100))
     // a usage error must stop here, before any command runs (and so before any request)
     .fail((msg, err) => {

@@ -98,20 +98,9 @@ async function kubeconfigNames(words: string[], kind: 'contexts' | 'clusters' | 
     if (w === '--kubeconfig') explicit = words[i + 1];
     else if (w.startsWith('--kubeconfig=')) explicit = w.slice('--kubeconfig='.length);
   });
-  const [{ kubeconfigPaths }, { load }] = await Promise.all([import('./cluster/kubeconfig.js'), import('js-yaml')]);
-  // fs only here: completion is part of the start-up entry (src/bin.ts), where each module more costs time
-  const { readFileSync } = process.getBuiltinModule('node:fs');
-  const names = new Set<string>();
-  for (const file of kubeconfigPaths({ kubeconfig: explicit })) {
-    try {
-      const doc = load(readFileSync(file, 'utf8').replace(/^\uFEFF/, '')) as Record<string, unknown> | null;
-      const list = doc?.[kind];
-      if (Array.isArray(list)) for (const e of list) if (typeof e?.name === 'string') names.add(e.name);
-    } catch {
-      /* completion never fails: an unreadable file offers nothing */
-    }
-  }
-  return [...names];
+  // the one kubeconfig reader (src/cluster/kubeconfig.ts), lenient: completion never fails, an unreadable file offers nothing
+  const { kubeconfigNames } = await import('./cluster/kubeconfig.js');
+  return kubeconfigNames({ kubeconfig: explicit }, kind, true);
 }
 
 async function values(flag: Flag, words: string[], typed: string): Promise<{ items: [string, string][]; directive: number }> {

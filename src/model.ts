@@ -1,6 +1,10 @@
 // Shared types. Data flows one way: kubeconfig → client → snapshot → checks → findings → renderer.
 
 export type Severity = 'info' | 'warning' | 'error' | 'critical';
+
+/** The four things that hold whatever the distribution: state (etcd), the door (the API server), the loops
+ *  (controllers) and the interfaces at the node boundary (CRI, CNI, CSI, DNS). */
+export type Contract = 'state' | 'door' | 'loops' | 'interfaces';
 export const SEVERITY_RANK: Record<Severity, number> = { info: 0, warning: 1, error: 2, critical: 3 };
 
 export interface ObjectMeta {
@@ -33,6 +37,29 @@ export interface ResourceType {
   resource: string; // plural, e.g. deployments
   kind: string;
   namespaced: boolean;
+}
+
+/** Where a report's data came from (the header of every report and page). */
+export interface ReportSource {
+  type: 'cluster' | 'snapshot';
+  context?: string;
+  /** The kubeconfig cluster name (for accepted-risk rules). */
+  cluster?: string;
+  server?: string;
+  path?: string;
+  capturedAt?: string;
+  namespace?: string;
+}
+
+/** GETs made once per node with --deep (e.g. nodes/<n>/proxy/configz), declared by the check that reads them. */
+export interface NodeGet {
+  /** Key under which the answers are kept in the snapshot header (perNode[id]). */
+  id: string;
+  path: (node: string) => string;
+  /** The part of the answer the check reads (so a snapshot keeps no more). */
+  pick: (body: unknown) => unknown;
+  /** What the user needs when it is forbidden. */
+  forbidden: string;
 }
 
 /** What a check needs from the cluster. */
@@ -124,3 +151,35 @@ export const worstRank = (findings: Iterable<{ severity: Severity }>): number =>
   for (const f of findings) w = Math.max(w, SEVERITY_RANK[f.severity]);
   return w;
 };
+
+// ---- the map: the cluster by contract (src/map/build.ts builds it, src/render/ draws it)
+
+export interface LineCheck {
+  id: string;
+  status: CheckStatus;
+  /** The worst finding of this check that concerns the line. */
+  worst?: Severity;
+  findings: number;
+}
+
+export interface MapLine {
+  name: string;
+  detail: string;
+  /** Sub-lines (a member, a webhook configuration) are indented under their part. */
+  indent?: boolean;
+  objects?: ObjectRef[];
+  checks: LineCheck[];
+}
+
+export interface MapSection {
+  contract: Contract;
+  title: string;
+  lines: MapLine[];
+}
+
+export interface ArchMap {
+  distribution: string;
+  serverVersion: string;
+  nodes: string;
+  sections: MapSection[];
+}

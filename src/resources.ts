@@ -19,11 +19,16 @@ const trimPod = (o: KObject): KObject => ({
   status: {
     phase: o.status?.phase,
     conditions: o.status?.conditions,
-    containerStatuses: (o.status?.containerStatuses ?? []).map((c: { name?: string; ready?: boolean; restartCount?: number }) => ({
-      name: c.name,
-      ready: c.ready,
-      restartCount: c.restartCount,
-    })),
+    containerStatuses: (o.status?.containerStatuses ?? []).map(
+      (c: { name?: string; ready?: boolean; restartCount?: number; state?: { running?: { startedAt?: string } } }) => ({
+        name: c.name,
+        ready: c.ready,
+        restartCount: c.restartCount,
+        // when it started: a control plane just restarted is still finishing its post-start hooks
+        ...(c.state?.running?.startedAt ? { state: { running: { startedAt: c.state.running.startedAt } } } : {}),
+      }),
+    ),
+    startTime: o.status?.startTime,
     podIP: o.status?.podIP,
   },
 });

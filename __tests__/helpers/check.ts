@@ -3,7 +3,7 @@
 import { runChecks } from '../../src/checks/run.js';
 import type { Check } from '../../src/checks/types.js';
 import type { CheckResult, KObject, Need } from '../../src/model.js';
-import { CAPTURED } from '../../src/scenarios/field-notes.js';
+import { CAPTURED } from '../../scenarios/field-notes.js';
 import type { Snapshot } from '../../src/snapshot/snapshot.js';
 import { snapshotOf } from './fixtures.js';
 

@@ -1,17 +1,17 @@
-// Every scenario: the healthy base and what each check's scenario file (src/checks/*.scenario.ts) declares,
-// found by name — adding a check's scenario needs no registration.
-import { readdirSync } from 'node:fs';
+// Every scenario: the healthy base and what each registered check's folder declares in its scenario.ts
+// (src/checks/<id>/scenario.ts) — adding a check's scenario needs no registration beyond the check's own.
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { HEALTHY, type Scenario } from '../../src/scenarios/index.js';
+import { CHECKS } from '../../src/checks/registry.js';
+import { HEALTHY, type Scenario } from '../../scenarios/index.js';
 import { ROOT } from './run.js';
 
 export async function allScenarios(): Promise<Scenario[]> {
-  const dir = join(ROOT, 'src/checks');
   const out: Scenario[] = [HEALTHY];
-  for (const f of readdirSync(dir)
-    .filter((n) => n.endsWith('.scenario.ts'))
-    .sort()) {
-    const mod = (await import(join(dir, f))) as { scenarios: Scenario[] };
+  for (const c of [...CHECKS].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
+    const f = join(ROOT, 'src/checks', c.id, 'scenario.ts');
+    if (!existsSync(f)) continue;
+    const mod = (await import(f)) as { scenarios: Scenario[] };
     out.push(...mod.scenarios);
   }
   return out;

@@ -80,7 +80,7 @@ const common = {
 export async function bundleCli(outdir, version) {
   await build({
     ...common,
-    entryPoints: ['src/cli-entry.ts'],
+    entryPoints: ['src/cli-bundle.ts'],
     outfile: join(outdir, 'cli.cjs'),
     plugins: [lazyDeps, builtinsByRequire, clientByHost],
     define: { ...common.define, __VERSION__: JSON.stringify(version), __HELP__: 'null', __EXPLAIN__: 'null' },

@@ -1,4 +1,4 @@
-// Build-time renders for src/fast.ts and src/complete.ts. The top-level --help text, rendered by the built CLI (yargs) at the two widths src/fast.ts serves
+// Build-time renders for src/fast-paths.ts and src/complete.ts. The top-level --help text, rendered by the built CLI (yargs) at the two widths src/fast-paths.ts serves
 // without loading yargs: 100 (not a terminal) and 110 (a terminal at least 110 columns wide).
 import { execFileSync } from 'node:child_process';
 

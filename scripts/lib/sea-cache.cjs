@@ -1,6 +1,6 @@
 // Run by the target platform's own Node (natively, or under qemu): the V8 code cache of an SEA asset
 // (cli.cjs, client-node.cjs), compiled exactly as src/host/cjs.ts compiles it (same wrapper, same file name
-// as src/sea.ts gives it). Made before anything ran: a cache made after running holds bytecode ages that
+// as src/entry-sea.ts gives it). Made before anything ran: a cache made after running holds bytecode ages that
 // differ from build to build (measured: 21 bytes in 665 KB), and the archives must be reproducible.
 //   node --random_seed=42 sea-cache.cjs dist/sea/cli.cjs cli.cache
 const fs = require('node:fs');

@@ -1,10 +1,9 @@
-// One way to write a check. A check is one file: a stable id, its finding codes (declared `as const`, so
-// a mistyped code does not compile), the resources it needs (each with its role and what is lost without
-// it: the runner turns that into the "not visible" note), its documentation (explain and the README's checks
-// table are generated from it) and a pure function from the snapshot to findings. Logic shared with a command
-// lives in src/<domain>/ (src/retry, src/orphans, src/etcd); the check maps it to findings. A check's
-// scenario for the example and the real-cluster suite lives next to it, in <id>.scenario.ts.
-import type { Finding, Need, ObjectRef, Severity } from '../model.js';
+// One way to write a check (src/checks/<id>/check.ts, see registry.ts): a stable id, its finding codes (declared
+// `as const`, so a mistyped code does not compile), where it belongs on the map, the inputs it needs (each with its
+// role and what is lost without it: the runner turns that into the "not visible" note), which inputs prove each
+// code, its documentation (explain and the README's checks table are generated from it) and a pure function from
+// the snapshot to findings.
+import type { Contract, Finding, Need, NodeGet, ObjectRef, Severity } from '../model.js';
 import { detectDistribution, type Distribution } from '../fingerprint.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 
@@ -82,19 +81,30 @@ export interface CheckDocs {
   limits?: string;
 }
 
-/** GETs made once per node with --deep (e.g. nodes/<n>/proxy/configz), declared by the check that reads them. */
-export interface NodeGet {
-  /** Key under which the answers are kept in the snapshot header (perNode[id]). */
-  id: string;
-  path: (node: string) => string;
-  /** The part of the answer the check reads (so a snapshot keeps no more). */
-  pick: (body: unknown) => unknown;
-  /** What the user needs when it is forbidden. */
-  forbidden: string;
+export type { NodeGet };
+
+/** Where a check's results belong on the map (and the page): a contract, a part of it, and for a part whose
+ *  objects the findings do not name, which findings concern it. The first check on a part is the primary one. */
+export interface MapPlace {
+  contract: Contract;
+  /** A part the map draws ('etcd', 'admission webhooks', 'DNS'…), or a new one: it is then drawn as its own line. */
+  part: string;
+  /** Findings that concern this part, by their words (when a check's findings concern several parts). */
+  about?: RegExp;
+  /** Listed first on the part (e.g. etcd-quorum before apiserver-readiness on etcd). */
+  primary?: boolean;
 }
+
+/** Words that make a finding concern a GitOps controller's part of the map (retry loops and orphans share them). */
+export const ABOUT = {
+  argo: /Argo CD|argoproj\.io|\bApplication\b/,
+  flux: /Flux|fluxcd\.io|\bKustomization\b|\bHelmRelease\b/,
+} as const;
 
 export interface Check<C extends string = string> {
   id: string;
+  /** Where its results belong on `map` (contract and parts); the map reads it, no check id is written there. */
+  map: MapPlace[];
   title: string;
   /** The worst severity it can report. */
   severity: Severity;

@@ -4,7 +4,6 @@
 // because loading it costs time that offline commands should not pay.
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { dump } from 'js-yaml';
 import { InputError } from '../errors.js';
 import { ApiClient, type ClientOptions, type TransportOptions } from './client.js';
 import { runExecPlugin, type ExecConfig } from './exec.js';
@@ -73,7 +72,9 @@ async function authOptions(cfg: ResolvedConfig, timeoutMs: number): Promise<Auth
     ? cfg.raw.clusters.map((c) => ({ ...c, cluster: { ...(c.cluster as object), 'insecure-skip-tls-verify': true } }))
     : cfg.raw.clusters;
   try {
-    kc.loadFromString(dump({ ...cfg.raw, clusters, users: [{ name: userName, user: u }] }));
+    // the entry read by resolveConfig, handed over as JSON (YAML's subset): client-node's converters from kubeconfig
+    // entries to its own shapes are not exported from the one module of it that we bundle, only loadFromString
+    kc.loadFromString(JSON.stringify({ ...cfg.raw, clusters, users: [{ name: userName, user: u }] }));
   } catch (e) {
     throw new InputError(`kubeconfig context "${cfg.contextName}" is invalid: ${(e as Error).message}`);
   }

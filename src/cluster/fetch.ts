@@ -2,7 +2,7 @@
 // (/readyz?verbose, which decides whether lists can be quorum reads), plan (discovery and merged
 // needs), then each type listed once, in parallel (bounded by the client). 403/404, timeouts and the
 // run's deadline are recorded as "not visible" with the reason instead of failing the run.
-import type { NodeGet } from '../checks/types.js';
+import type { NodeGet } from '../model.js';
 import type { KObject, Need } from '../model.js';
 import { gkKey } from '../model.js';
 import { scrub } from '../snapshot/scrub.js';

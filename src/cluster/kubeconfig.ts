@@ -95,6 +95,25 @@ function readKubeconfig(file: string): RawKubeconfig {
   return cfg;
 }
 
+/** The names of the contexts (clusters, users) in the kubeconfig files kubectl would read, merged first-wins: the
+ *  one reader behind --all-contexts and shell completion. Lenient (completion): a file that cannot be read offers
+ *  nothing instead of an error. */
+export function kubeconfigNames(
+  flags: Pick<ConnectionFlags, 'kubeconfig'>,
+  kind: 'contexts' | 'clusters' | 'users',
+  lenient = false,
+): string[] {
+  const configs: RawKubeconfig[] = [];
+  for (const f of kubeconfigPaths(flags)) {
+    try {
+      configs.push(readKubeconfig(f));
+    } catch (e) {
+      if (!lenient) throw e;
+    }
+  }
+  return mergeKubeconfigs(configs)[kind].map((c) => c.name);
+}
+
 /** Merge like kubectl: the first file to define a name (or current-context) wins. */
 export function mergeKubeconfigs(configs: RawKubeconfig[]): RawKubeconfig {
   const out: RawKubeconfig = { clusters: [], users: [], contexts: [] };

@@ -1,9 +1,9 @@
 // Shared by commands: global flags, getting a snapshot (from files or from the cluster), output.
 import { EXIT, InputError } from '../errors.js';
 import { onInterrupt } from '../lifecycle.js';
-import { SEVERITY_RANK, type Need } from '../model.js';
+import { SEVERITY_RANK, type Need, type ReportSource } from '../model.js';
 import { wantColor, makeStyle, type Style } from '../render/style.js';
-import { termSafe } from '../render/safe.js';
+import { termSafe } from '../lib/safe.js';
 import type { NodeGet } from '../checks/types.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import type { Output } from '../render/formats/model.js';
@@ -58,16 +58,7 @@ export function stdoutStyle(args: GlobalArgs): Style {
 
 export interface Acquired {
   snap: Snapshot;
-  source: {
-    type: 'cluster' | 'snapshot';
-    context?: string;
-    /** The kubeconfig cluster name (for accepted-risk rules). */
-    cluster?: string;
-    server?: string;
-    path?: string;
-    capturedAt?: string;
-    namespace?: string;
-  };
+  source: ReportSource;
 }
 
 const DEFAULT_CLIENT_TIMEOUT_MS = 30_000;

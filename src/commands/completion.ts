@@ -43,7 +43,7 @@ complete -c kubectl-arch -f -a '(__kubectl_arch_complete)'
 `,
 };
 
-/** The script for a shell this knows; src/fast.ts prints it before yargs loads (shells run this at every start). */
+/** The script for a shell this knows; src/fast-paths.ts prints it before yargs loads (shells run this at every start). */
 export const completionScript = (shell: string | undefined): string | undefined =>
   shell && Object.hasOwn(SCRIPTS, shell) ? SCRIPTS[shell] : undefined;
 

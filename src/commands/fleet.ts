@@ -9,7 +9,7 @@ import { EXIT, InputError, UserError } from '../errors.js';
 import { SEVERITY_RANK, type CheckResult, type Severity } from '../model.js';
 import { isMachineFormat, type FormatRun } from '../render/formats/model.js';
 import { countBySeverity, REPORT_API_VERSION, type AcceptedRisksInfo, type ContextRow, type ReportList } from '../render/report.js';
-import { termSafe } from '../render/safe.js';
+import { termSafe } from '../lib/safe.js';
 import type { Style } from '../render/style.js';
 import { columns } from '../render/table.js';
 import { VERSION } from '../version.js';
@@ -67,25 +67,13 @@ export async function fleetContexts(args: GlobalArgs): Promise<string[] | null> 
   if (args.cluster || args.user)
     throw new InputError('--cluster and --user override one context; they cannot be used with --contexts or --all-contexts');
   if (args.snapshot) throw new InputError('--snapshot works on one snapshot; --contexts and --all-contexts read clusters');
-  const { resolveConfig, kubeconfigPaths } = await import('../cluster/kubeconfig.js');
+  const { resolveConfig, kubeconfigNames } = await import('../cluster/kubeconfig.js');
   let list: string[];
   if (named) {
     list = [...new Set(splitList(String(args.contexts)))];
     if (list.length === 0) throw new InputError('--contexts needs at least one context name', 'e.g. --contexts prod-eu,prod-us');
   } else {
-    const { load } = await import('js-yaml');
-    const { readFileSync } = await import('node:fs');
-    const names = new Set<string>();
-    for (const f of kubeconfigPaths({ kubeconfig: args.kubeconfig })) {
-      let doc: { contexts?: Array<{ name?: unknown }> } | null;
-      try {
-        doc = load(readFileSync(f, 'utf8').replace(/^\uFEFF/, '')) as typeof doc;
-      } catch (e) {
-        throw new InputError(`kubeconfig ${f}: ${(e as Error).message.split('\n')[0]}`);
-      }
-      for (const c of Array.isArray(doc?.contexts) ? doc.contexts : []) if (typeof c?.name === 'string') names.add(c.name);
-    }
-    list = [...names];
+    list = kubeconfigNames({ kubeconfig: args.kubeconfig }, 'contexts');
     if (list.length === 0) throw new InputError('--all-contexts: the kubeconfig has no contexts', 'see: kubectl config get-contexts');
   }
   // every named context must exist before any request (a typo is a usage error, exit 2)

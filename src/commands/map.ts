@@ -14,7 +14,7 @@ export async function map(args: GlobalArgs): Promise<number> {
   // what only the map shows: Ingresses (by class) and Services' types are read by checks already; leases too
   const { snap, source } = await acquire(args, [...needs, { ...R.ingresses, optional: true }], extra);
   const results = runChecks(CHECKS, snap);
-  const m = buildMap(snap, results, evidenceTime(snap));
+  const m = buildMap(snap, results, evidenceTime(snap), CHECKS);
   if (args.output !== 'table') {
     await printStructured({ apiVersion: REPORT_API_VERSION, kind: 'ArchMap', source, ...m }, args.output);
     return 0;

@@ -1,5 +1,5 @@
 // `kubectl arch orphans`: what deleted GitOps owners left running, in depth (per context with --contexts).
-import { deletingFinding, elsewhereFinding, gitopsOrphans, groupFinding } from '../checks/gitops-orphans.js';
+import { deletingFinding, elsewhereFinding, gitopsOrphans, groupFinding } from '../checks/gitops-orphans/check.js';
 import { partition, type SuppressedFinding } from '../config/accepted.js';
 import { fingerprint, FINGERPRINT_NEEDS } from '../fingerprint.js';
 import { InputError } from '../errors.js';

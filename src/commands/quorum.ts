@@ -1,5 +1,5 @@
 // `kubectl arch quorum`: etcd members and the verdict, through the API or (opt-in) etcd itself.
-import { etcdQuorum, quorumFindings } from '../checks/etcd-quorum.js';
+import { etcdQuorum, quorumFindings } from '../checks/etcd-quorum/check.js';
 import { partition } from '../config/accepted.js';
 import { InputError } from '../errors.js';
 import { FINGERPRINT_NEEDS } from '../fingerprint.js';

@@ -1,5 +1,5 @@
 // Compiling the CLI bundle (CommonJS) with vm.Script and a V8 code cache, for both entries: the npm one
-// (src/bin.ts, the file dist/cli.cjs) and the single executable (src/sea.ts, the asset cli.cjs).
+// (src/entry-npm.ts, the file dist/cli.cjs) and the single executable (src/entry-sea.ts, the asset cli.cjs).
 //
 // Why not Node's own compile cache (NODE_COMPILE_CACHE, used for the ES module entry): it saves a module's
 // code right after compiling it, before anything ran, so it holds the top level only and every start compiled

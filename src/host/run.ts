@@ -1,4 +1,4 @@
-// Runs the CLI bundle for either entry (src/bin.ts: files in dist/; src/sea.ts: assets of the executable):
+// Runs the CLI bundle for either entry (src/entry-npm.ts: files in dist/; src/entry-sea.ts: assets of the executable):
 // compiles cli.cjs, and client-node.cjs when a command asks for the Kubernetes client, each with the best code
 // cache at hand, and after the command saves a cache holding what it compiled, if it had none of its own.
 import { CLIENT_NODE, cacheName, compile } from './cjs.js';

@@ -1,6 +1,14 @@
 // Small readers of Kubernetes object shapes, shared by every check (objects from files may be malformed:
 // each tolerates a missing or wrong-typed field).
-import type { KObject } from '../model.js';
+import type { KObject, ObjectRef } from '../model.js';
+
+/** The reference a finding names an object by. */
+export const refOf = (o: KObject): ObjectRef => ({
+  kind: o.kind ?? '?',
+  apiVersion: o.apiVersion,
+  namespace: o.metadata.namespace,
+  name: o.metadata.name,
+});
 
 export interface Condition {
   type?: string;

@@ -7,51 +7,45 @@ import { quorumView } from '../etcd/quorum.js';
 import { fingerprint } from '../fingerprint.js';
 import { condition } from '../lib/k8s.js';
 import { human } from '../lib/time.js';
-import { worstRank, type CheckResult, type CheckStatus, type KObject, type ObjectRef, type Severity } from '../model.js';
+import {
+  worstRank,
+  type ArchMap,
+  type CheckResult,
+  type Contract,
+  type KObject,
+  type LineCheck,
+  type MapLine,
+  type MapSection,
+  type ObjectRef,
+  type Severity,
+} from '../model.js';
+import type { Check, MapPlace } from '../checks/types.js';
 import { R } from '../resources.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import { byText } from '../lib/order.js';
 
-export type Contract = 'state' | 'door' | 'loops' | 'interfaces';
-
-export interface LineCheck {
-  id: string;
-  status: CheckStatus;
-  /** The worst finding of this check that concerns the line. */
-  worst?: Severity;
-  findings: number;
-}
-
-export interface MapLine {
-  name: string;
-  detail: string;
-  /** Sub-lines (a member, a webhook configuration) are indented under their part. */
-  indent?: boolean;
-  objects?: ObjectRef[];
-  checks: LineCheck[];
-}
-
-export interface MapSection {
-  contract: Contract;
-  title: string;
-  lines: MapLine[];
-}
-
-export interface ArchMap {
-  distribution: string;
-  serverVersion: string;
-  nodes: string;
-  sections: MapSection[];
-}
+export type { ArchMap, LineCheck, MapLine, MapSection };
 
 const SEVS: Severity[] = ['info', 'warning', 'error', 'critical'];
 const sameRef = (a: ObjectRef, b: ObjectRef): boolean =>
   a.kind === b.kind && a.name === b.name && (a.namespace ?? '') === (b.namespace ?? '');
 
-/** The status of each named check for a line: findings on the line's objects, or (for a summary line) the check's own status. */
-function statusFor(results: CheckResult[], ids: string[], objects: ObjectRef[] | undefined, about?: RegExp): LineCheck[] {
+/** The checks placed on a part of the map (each check says where it belongs), primary ones first. */
+type Placed = Array<{ id: string; about?: RegExp }>;
+function placer(checks: Check[]): (contract: Contract, part: string) => Placed {
+  const all = checks.flatMap((c) => c.map.map((m, i) => ({ id: c.id, m, order: checks.indexOf(c) * 100 + i })));
+  return (contract, part) =>
+    all
+      .filter((x) => x.m.contract === contract && x.m.part === part)
+      .sort((a, b) => Number(Boolean(b.m.primary)) - Number(Boolean(a.m.primary)) || a.order - b.order)
+      .map((x) => ({ id: x.id, ...(x.m.about ? { about: x.m.about } : {}) }));
+}
+
+/** The status of each placed check for a line: findings on the line's objects, or (for a summary line) the check's own
+ *  status, or its findings that concern the part. */
+function statusFor(results: CheckResult[], placed: Placed, objects: ObjectRef[] | undefined): LineCheck[] {
   const out: LineCheck[] = [];
-  for (const id of ids) {
+  for (const { id, about } of placed) {
     const r = results.find((x) => x.id === id);
     if (!r) continue;
     const mine = objects
@@ -73,13 +67,13 @@ const count = (n: number, one: string, many = `${one}s`): string => `${n} ${n ==
 const names = (xs: string[], max = 5): string => (xs.length > max ? `${xs.slice(0, max).join(', ')}, +${xs.length - max}` : xs.join(', '));
 const notVisible = (snap: Snapshot, n: Parameters<Snapshot['visibility']>[0]): string | null => snap.visibility(n)?.reason ?? null;
 
-function stateSection(snap: Snapshot, results: CheckResult[], now: Date): MapSection {
+function stateSection(snap: Snapshot, results: CheckResult[], now: Date, on: Placer): MapSection {
   const v = quorumView(snap, now);
   const lines: MapLine[] = [
     {
       name: 'etcd',
       detail: v.visible ? `${v.verdictLine} (${v.source})` : `not visible: ${v.reason ?? 'no evidence of etcd members'}`,
-      checks: statusFor(results, ['etcd-quorum', 'apiserver-readiness'], undefined),
+      checks: statusFor(results, on('state', 'etcd'), undefined),
     },
   ];
   for (const m of v.members) {
@@ -89,13 +83,13 @@ function stateSection(snap: Snapshot, results: CheckResult[], now: Date): MapSec
       detail: `${m.where} — ${m.role}, ${m.health}`,
       indent: true,
       objects,
-      checks: statusFor(results, ['etcd-quorum'], objects),
+      checks: statusFor(results, on('state', 'etcd member'), objects),
     });
   }
   return { contract: 'state', title: 'STATE — lives only in etcd', lines };
 }
 
-function doorSection(snap: Snapshot, results: CheckResult[], now: Date): MapSection {
+function doorSection(snap: Snapshot, results: CheckResult[], now: Date, on: Placer): MapSection {
   const lines: MapLine[] = [];
   const leases = snap.of(R.leases);
   const identities = leases.filter((l) => l.metadata.labels?.['apiserver.kubernetes.io/identity'] === 'kube-apiserver');
@@ -113,7 +107,7 @@ function doorSection(snap: Snapshot, results: CheckResult[], now: Date): MapSect
   lines.push({
     name: 'API servers',
     detail: `${leaseText}${endpoints.length ? `; the kubernetes Service → ${names(endpoints)}` : ''}; ${snap.header.server ?? 'server unknown'}`,
-    checks: statusFor(results, ['apiserver-readiness', 'apiserver-certificates'], undefined),
+    checks: statusFor(results, on('door', 'API servers'), undefined),
   });
   const serving = snap.header.tls?.serving;
   if (serving)
@@ -121,14 +115,14 @@ function doorSection(snap: Snapshot, results: CheckResult[], now: Date): MapSect
       name: 'serving certificate',
       detail: `${serving.subject ? `CN ${serving.subject}` : 'certificate'}${serving.issuer ? `, issued by ${serving.issuer}` : ''}, valid until ${serving.notAfter.slice(0, 10)}`,
       indent: true,
-      checks: statusFor(results, ['apiserver-certificates'], undefined),
+      checks: statusFor(results, on('door', 'serving certificate'), undefined),
     });
   const hooks = [...snap.of(R.validatingWebhooks), ...snap.of(R.mutatingWebhooks)];
   const hookVis = notVisible(snap, R.validatingWebhooks);
   lines.push({
     name: 'admission webhooks',
     detail: hookVis ? `not visible: ${hookVis}` : hooks.length ? `${count(hooks.length, 'configuration')} in the request path` : 'none',
-    checks: statusFor(results, ['admission-webhooks'], undefined),
+    checks: statusFor(results, on('door', 'admission webhooks'), undefined),
   });
   for (const h of hooks) {
     const ref: ObjectRef = { kind: h.kind ?? '?', name: h.metadata.name };
@@ -147,7 +141,7 @@ function doorSection(snap: Snapshot, results: CheckResult[], now: Date): MapSect
       detail: `${count(ws.length, 'webhook')}${closed ? `, ${closed} fail closed` : ', all fail open'} → ${names(targets, 3)}`,
       indent: true,
       objects: [ref],
-      checks: statusFor(results, ['admission-webhooks'], [ref]),
+      checks: statusFor(results, on('door', 'admission webhook configuration'), [ref]),
     });
   }
   const apis = snap.of(R.apiservices).filter((a) => a.spec?.service);
@@ -155,7 +149,7 @@ function doorSection(snap: Snapshot, results: CheckResult[], now: Date): MapSect
   lines.push({
     name: 'aggregated APIs',
     detail: apiVis ? `not visible: ${apiVis}` : apis.length ? count(apis.length, 'APIService') + ' served by Services' : 'none',
-    checks: statusFor(results, ['aggregated-apis'], undefined),
+    checks: statusFor(results, on('door', 'aggregated APIs'), undefined),
   });
   for (const a of apis) {
     const ref: ObjectRef = { kind: 'APIService', name: a.metadata.name };
@@ -165,7 +159,7 @@ function doorSection(snap: Snapshot, results: CheckResult[], now: Date): MapSect
       detail: `→ ${a.spec.service.namespace}/${a.spec.service.name}, Available=${c?.status ?? '?'}${c?.reason ? ` (${c.reason})` : ''}`,
       indent: true,
       objects: [ref],
-      checks: statusFor(results, ['aggregated-apis'], [ref]),
+      checks: statusFor(results, on('door', 'APIService'), [ref]),
     });
   }
   return { contract: 'door', title: 'DOOR — the API server is the only way in', lines };
@@ -193,7 +187,7 @@ function leaders(snap: Snapshot, now: Date): Array<{ ns: string; name: string; h
     .sort((a, b) => byText(a.ns, b.ns) || byText(a.name, b.name));
 }
 
-function loopsSection(snap: Snapshot, results: CheckResult[], now: Date, controlPlane: string): MapSection {
+function loopsSection(snap: Snapshot, results: CheckResult[], now: Date, controlPlane: string, on: Placer): MapSection {
   const lines: MapLine[] = [{ name: 'control plane', detail: controlPlane, checks: [] }];
   const leads = leaders(snap, now);
   const core = leads.filter((l) => l.ns === 'kube-system');
@@ -214,13 +208,13 @@ function loopsSection(snap: Snapshot, results: CheckResult[], now: Date, control
         addons.map((a) => a.metadata.name),
         6,
       )})`,
-      checks: statusFor(results, ['immutable-retry-loop'], undefined, /\bAddon\b|K3s addon|deploy controller/),
+      checks: statusFor(results, on('loops', 'K3s deploy controller'), undefined),
     });
   if (!notVisible(snap, R.helmcharts) || charts.length)
     lines.push({
       name: 'K3s helm controller',
       detail: count(charts.length, 'HelmChart'),
-      checks: statusFor(results, ['immutable-retry-loop'], undefined, /\bHelmChart\b|helm controller/),
+      checks: statusFor(results, on('loops', 'K3s helm controller'), undefined),
     });
   const apps = snap.of(R.argoApplications);
   const argoVis = notVisible(snap, R.argoApplications);
@@ -239,7 +233,7 @@ function loopsSection(snap: Snapshot, results: CheckResult[], now: Date, control
               ? '; no running application controller seen'
               : ''
         }`,
-    checks: statusFor(results, ['gitops-orphans', 'immutable-retry-loop'], undefined, /Argo CD|argoproj\.io|\bApplication\b/),
+    checks: statusFor(results, on('loops', 'Argo CD'), undefined),
   });
   const ks = snap.of(R.fluxKustomizations);
   const hr = snap.of(R.fluxHelmReleases);
@@ -247,10 +241,7 @@ function loopsSection(snap: Snapshot, results: CheckResult[], now: Date, control
   lines.push({
     name: 'Flux',
     detail: fluxVis && !hr.length ? `not visible: ${fluxVis}` : `${count(ks.length, 'Kustomization')}, ${count(hr.length, 'HelmRelease')}`,
-    checks:
-      fluxVis && !hr.length
-        ? []
-        : statusFor(results, ['gitops-orphans', 'immutable-retry-loop'], undefined, /Flux|fluxcd\.io|\bKustomization\b|\bHelmRelease\b/),
+    checks: fluxVis && !hr.length ? [] : statusFor(results, on('loops', 'Flux'), undefined),
   });
   for (const l of others)
     lines.push({
@@ -263,7 +254,7 @@ function loopsSection(snap: Snapshot, results: CheckResult[], now: Date, control
   lines.push({
     name: 'finalizers',
     detail: deleting ? `${count(deleting, 'object')} deleting` : 'nothing deleting',
-    checks: statusFor(results, ['stuck-deletions'], undefined),
+    checks: statusFor(results, on('loops', 'finalizers'), undefined),
   });
   return { contract: 'loops', title: 'LOOPS — everything else reconciles', lines };
 }
@@ -278,7 +269,7 @@ function lbImplementation(snap: Snapshot): string {
   return 'no implementation seen';
 }
 
-function interfacesSection(snap: Snapshot, results: CheckResult[], fp: ReturnType<typeof fingerprint>): MapSection {
+function interfacesSection(snap: Snapshot, results: CheckResult[], fp: ReturnType<typeof fingerprint>, on: Placer): MapSection {
   const lines: MapLine[] = [];
   lines.push({
     name: 'CRI',
@@ -303,7 +294,7 @@ function interfacesSection(snap: Snapshot, results: CheckResult[], fp: ReturnTyp
     detail: csiVis
       ? `not visible: ${csiVis}`
       : `${[...new Set([...drivers, ...registered.keys()])].map((d) => `${d} on ${count(registered.get(d) ?? 0, 'node')}`).join(', ') || 'no CSI driver registered'}; StorageClasses: ${classes.join(', ') || 'none'}`,
-    checks: statusFor(results, ['csi-drivers'], undefined),
+    checks: statusFor(results, on('interfaces', 'CSI'), undefined),
   });
   const dns = results.find((r) => r.id === 'cluster-dns');
   lines.push({
@@ -314,7 +305,7 @@ function interfacesSection(snap: Snapshot, results: CheckResult[], fp: ReturnTyp
         : dns?.status === 'skipped'
           ? `not judged: ${dns.reason}`
           : (dns?.findings[0]?.title ?? ''),
-    checks: statusFor(results, ['cluster-dns'], undefined),
+    checks: statusFor(results, on('interfaces', 'DNS'), undefined),
   });
   const ingresses = snap.of(R.ingresses);
   const byClass = new Map<string, number>();
@@ -336,22 +327,38 @@ function interfacesSection(snap: Snapshot, results: CheckResult[], fp: ReturnTyp
   lines.push({
     name: 'load balancers',
     detail: `${count(lbs.length, 'Service')} of type LoadBalancer; implementation: ${lbImplementation(snap)}`,
-    checks: [],
+    checks: statusFor(results, on('interfaces', 'load balancers'), undefined),
   });
   return { contract: 'interfaces', title: 'INTERFACES — node boundaries are swappable (CRI, CNI, CSI)', lines };
 }
 
-export function buildMap(snap: Snapshot, results: CheckResult[], now: Date): ArchMap {
+/** Parts a check declares that no line above draws: each gets a line of its own, so a new check shows on the map. */
+function undrawn(section: MapSection, checks: Check[], results: CheckResult[], on: Placer): MapSection {
+  const drawn = new Set(section.lines.map((l) => l.name));
+  const SUB = new Set(['etcd member', 'admission webhook configuration', 'APIService']);
+  const parts = [...new Set(checks.flatMap((c) => c.map.filter((m: MapPlace) => m.contract === section.contract).map((m) => m.part)))];
+  for (const part of parts) {
+    if (drawn.has(part) || SUB.has(part)) continue;
+    const titles = on(section.contract, part).map((p) => checks.find((c) => c.id === p.id)?.title ?? p.id);
+    section.lines.push({ name: part, detail: titles.join('; '), checks: statusFor(results, on(section.contract, part), undefined) });
+  }
+  return section;
+}
+
+type Placer = ReturnType<typeof placer>;
+
+export function buildMap(snap: Snapshot, results: CheckResult[], now: Date, checks: Check[]): ArchMap {
   const fp = fingerprint(snap);
+  const on = placer(checks);
   return {
     distribution: fp.distribution,
     serverVersion: fp.serverVersion,
     nodes: fp.nodes.summary,
     sections: [
-      stateSection(snap, results, now),
-      doorSection(snap, results, now),
-      loopsSection(snap, results, now, fp.controlPlane),
-      interfacesSection(snap, results, fp),
-    ],
+      stateSection(snap, results, now, on),
+      doorSection(snap, results, now, on),
+      loopsSection(snap, results, now, fp.controlPlane, on),
+      interfacesSection(snap, results, fp, on),
+    ].map((sec) => undrawn(sec, checks, results, on)),
   };
 }

@@ -6,7 +6,7 @@
 // - kept-on-purpose objects are never in the plan (the scan keeps them out of groups);
 // - a group still serving traffic, or matched on weak evidence only, is printed commented out, the reason first.
 import { refText } from '../model.js';
-import { termSafe } from '../render/safe.js';
+import { termSafe } from '../lib/safe.js';
 import type { OrphanGroup, StorageNote } from './scan.js';
 import { byText } from '../lib/order.js';
 

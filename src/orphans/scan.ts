@@ -4,7 +4,7 @@
 // objects; live Applications at risk; dangling ownerReferences. Pure: snapshot in, report out.
 // Steps: owners (what can be judged) → claims (who says each object is theirs) → groups → liveness and
 // namespace safety → risks and deletions.
-import { condition } from '../lib/k8s.js';
+import { condition, refOf } from '../lib/k8s.js';
 import { groupOf, refText, type KObject, type ObjectRef } from '../model.js';
 import { R } from '../resources.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
@@ -135,12 +135,6 @@ export interface OrphanReport {
   notes: string[];
 }
 
-const ref = (o: KObject): ObjectRef => ({
-  kind: o.kind ?? '?',
-  apiVersion: o.apiVersion,
-  namespace: o.metadata.namespace,
-  name: o.metadata.name,
-});
 const nsName = (o: { namespace?: string; name: string }): string => `${o.namespace ?? ''}/${o.name}`;
 
 /** listed: existence can be judged; not-installed: the API is not served here (404, or absent from a full capture). */
@@ -236,7 +230,7 @@ export function scanOrphans(snap: Snapshot): OrphanReport {
         visible = !snap.visibility({ group: groupOf(r.apiVersion), kind: r.kind, resource: r.kind.toLowerCase() + 's' });
         ownerTypeVisible.set(vk, visible);
       }
-      if (visible) dangling.push({ ...ref(o), ownerKind: r.kind, ownerName: r.name, ownerUid: r.uid });
+      if (visible) dangling.push({ ...refOf(o), ownerKind: r.kind, ownerName: r.name, ownerUid: r.uid });
     }
     if (!isRoot(o)) continue;
     const c = claim(o, cfg, controllerNs, liveApps);
@@ -293,7 +287,7 @@ export function scanOrphans(snap: Snapshot): OrphanReport {
     }
     const why = keptReason(o);
     if (why) {
-      kept.push({ ...ref(o), owner: `${attr.kind} ${key}`, reason: why });
+      kept.push({ ...refOf(o), owner: `${attr.kind} ${key}`, reason: why });
       continue;
     }
     const gk = `${attr.tool}|${attr.kind}|${key}`;
@@ -342,7 +336,7 @@ export function scanOrphans(snap: Snapshot): OrphanReport {
   const pvs = new Map(snap.of(R.persistentvolumes).map((p) => [p.metadata.name, p] as const));
   const order = (x: KObject): string => `${x.kind}\u0000${x.metadata.namespace ?? ''}\u0000${x.metadata.name}`;
   const sortObjs = (objs: KObject[]): KObject[] => [...objs].sort((a, b) => byText(order(a), order(b)));
-  const toOrphan = (o: KObject, signal: Signal): OrphanObject => ({ ...ref(o), signal, created: o.metadata.creationTimestamp });
+  const toOrphan = (o: KObject, signal: Signal): OrphanObject => ({ ...refOf(o), signal, created: o.metadata.creationTimestamp });
   const signalOf = (o: KObject, attrSignal: Signal): Signal =>
     o.metadata.annotations?.['argocd.argoproj.io/tracking-id']
       ? o.metadata.labels?.[cfg.instanceLabelKey]
@@ -417,7 +411,7 @@ export function scanOrphans(snap: Snapshot): OrphanReport {
     // one gone owner, one finding: its Applications together
     let c = comingDeletions.find((x) => x.ownerKind === d.ownerKind && x.ownerName === d.ownerName);
     if (!c) comingDeletions.push((c = { ownerKind: d.ownerKind, ownerName: d.ownerName, apps: [] }));
-    c.apps.push({ app: ref(app), finalizer, trackedObjects: trackedByApp.get(nsName(app.metadata)) ?? 0 });
+    c.apps.push({ app: refOf(app), finalizer, trackedObjects: trackedByApp.get(nsName(app.metadata)) ?? 0 });
   }
   for (const app of apps) {
     const key = nsName(app.metadata);
@@ -426,7 +420,7 @@ export function scanOrphans(snap: Snapshot): OrphanReport {
       const t = Date.parse(app.metadata.deletionTimestamp);
       const cond = condition(app, 'DeletionError');
       deleting.push({
-        app: ref(app),
+        app: refOf(app),
         since: app.metadata.deletionTimestamp,
         ageSeconds: Number.isNaN(t) ? undefined : Math.max(0, Math.round((now - t) / 1000)),
         finalizers,
@@ -441,7 +435,7 @@ export function scanOrphans(snap: Snapshot): OrphanReport {
     const children = childApps.get(key);
     risks.push({
       kind: children?.length ? 'app-of-apps-parent' : 'no-cascading-finalizer',
-      app: ref(app),
+      app: refOf(app),
       trackedObjects: trackedByApp.get(key) ?? 0,
       children,
     });

@@ -1,7 +1,7 @@
 // `kubectl arch map` as text: one block per contract, a line per part, and under it the checks that concern it.
-import type { ArchMap, LineCheck } from '../map/build.js';
+import type { ArchMap, LineCheck } from '../model.js';
 import type { Report } from './report.js';
-import { termSafe, termSafeDeep } from './safe.js';
+import { termSafe, termSafeDeep } from '../lib/safe.js';
 import type { Style } from './style.js';
 
 const LABEL = { critical: 'CRITICAL', error: 'ERROR', warning: 'WARNING', info: 'info' } as const;

@@ -1,14 +1,14 @@
 // Human output of `kubectl arch orphans`. Every string from the cluster is escaped (render/safe.ts).
-import type { Acquired } from '../commands/common.js';
+import type { ReportSource } from '../model.js';
 import type { OrphanReport } from '../orphans/scan.js';
-import { deletingFinding, elsewhereFinding, groupFinding } from '../checks/gitops-orphans.js';
+import { deletingFinding, elsewhereFinding, groupFinding } from '../checks/gitops-orphans/check.js';
 import { age } from '../lib/time.js';
 import { refText } from '../model.js';
-import { termSafeDeep } from './safe.js';
+import { termSafeDeep } from '../lib/safe.js';
 import type { Style } from './style.js';
 import { columns } from './table.js';
 
-export function renderOrphans(report: OrphanReport, src0: Acquired['source'], s: Style, now: Date): string {
+export function renderOrphans(report: OrphanReport, src0: ReportSource, s: Style, now: Date): string {
   const rep = termSafeDeep(report, false);
   const source = termSafeDeep(src0, false);
   const L: string[] = [];

@@ -3,7 +3,7 @@
 import type { ProbeResult } from '../etcd/probe.js';
 import type { QuorumView } from '../etcd/quorum.js';
 import type { Finding } from '../model.js';
-import { termSafeDeep } from './safe.js';
+import { termSafeDeep } from '../lib/safe.js';
 import { columns } from './table.js';
 
 const table = (rows: string[][]): string => columns(rows).join('\n') + '\n';

@@ -1,4 +1,5 @@
 // The report model shared by all renderers, with a versioned schema (see README "JSON/YAML schema").
+import type { ReportSource } from '../model.js';
 import type { CheckResult, Severity } from '../model.js';
 import { worstRank } from '../model.js';
 import type { Fingerprint } from '../fingerprint.js';
@@ -10,7 +11,7 @@ export interface Report {
   apiVersion: typeof REPORT_API_VERSION;
   kind: 'Report';
   command: string;
-  source: { type: 'cluster' | 'snapshot'; context?: string; server?: string; path?: string; capturedAt?: string; namespace?: string };
+  source: ReportSource;
   fingerprint: Fingerprint;
   summary: {
     checks: number;

@@ -3,7 +3,7 @@ import { refText, type CheckResult, type Finding, SEVERITY_RANK } from '../model
 import type { Fingerprint } from '../fingerprint.js';
 import { orderChecks, type Report } from './report.js';
 import type { Style } from './style.js';
-import { termSafe, termSafeDeep } from './safe.js';
+import { termSafe, termSafeDeep } from '../lib/safe.js';
 import type { SuppressedFinding } from '../config/accepted.js';
 import { expiredText } from '../config/accepted.js';
 import type { AcceptedRisksInfo } from './report.js';

@@ -5,7 +5,7 @@
 // suite with one <error> test case. Text from the cluster has its control characters escaped (XML 1.0 cannot
 // carry them) and is XML-escaped.
 import { refText, type Finding } from '../../model.js';
-import { termSafe } from '../safe.js';
+import { termSafe } from '../../lib/safe.js';
 import { failing, type FormatOptions, type FormatRun } from './model.js';
 
 const xml = (s: string): string =>

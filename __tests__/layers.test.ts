@@ -1,0 +1,62 @@
+// The layers only point down: kubeconfig → client → snapshot → checks → findings → renderer. Every import in src/ is
+// read and held to the table below (a check's scenario.ts and cases/ are example tooling, not product code).
+import { expect, test } from '@jest/globals';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, normalize, relative } from 'node:path';
+import { ROOT } from './helpers/run.js';
+
+const SRC = join(ROOT, 'src');
+
+/** The room of a file: its top directory under src/, or its file name for the top-level files. */
+const room = (file: string): string => relative(SRC, file).split('/')[0]!.replace(/\.ts$/, '');
+
+const BASE = ['lib', 'model', 'errors', 'version', 'lifecycle', 'assets.d'];
+const DATA = [...BASE, 'snapshot', 'resources'];
+const DOMAIN = [...DATA, 'fingerprint', 'etcd', 'orphans', 'checks', 'map'];
+/** What each room may import. Rooms not listed (commands, cli, host, fast, complete, …) wire everything together. */
+const MAY: Record<string, string[]> = {
+  lib: BASE,
+  model: BASE,
+  errors: BASE,
+  version: BASE,
+  lifecycle: BASE,
+  snapshot: DATA,
+  resources: DATA,
+  // the client knows no check: it fills a snapshot with what it is asked for
+  cluster: [...DATA, 'cluster'],
+  // a check knows no screen and does no I/O: no client, no renderer
+  fingerprint: DOMAIN,
+  etcd: DOMAIN,
+  orphans: DOMAIN,
+  checks: DOMAIN,
+  map: DOMAIN,
+  // a renderer knows no command and no client
+  render: [...DOMAIN, 'render', 'config'],
+  config: [...BASE, 'config'],
+};
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((n) => {
+    const p = join(dir, n);
+    if (statSync(p).isDirectory()) return n === 'cases' ? [] : files(p);
+    return p.endsWith('.ts') && !p.endsWith('/scenario.ts') ? [p] : [];
+  });
+}
+
+test('src/cluster, src/checks, src/render (and every lower room) import nothing from a room above them', () => {
+  const wrong: string[] = [];
+  for (const f of files(SRC)) {
+    const allowed = MAY[room(f)];
+    if (!allowed) continue;
+    for (const m of readFileSync(f, 'utf8').matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)) {
+      const target = normalize(join(dirname(f), m[1]!));
+      if (!target.startsWith(SRC)) {
+        wrong.push(`${relative(ROOT, f)} imports ${m[1]} (outside src/)`);
+        continue;
+      }
+      const to = room(target.replace(/\.js$/, '.ts'));
+      if (!allowed.includes(to)) wrong.push(`${relative(ROOT, f)} (${room(f)}) imports ${m[1]} (${to})`);
+    }
+  }
+  expect(wrong).toEqual([]);
+});

@@ -1,4 +1,0 @@
-// The full CLI as one CommonJS file, dist/cli.cjs (scripts/lib/bundle-cli.mjs): the npm entry
-// (src/bin.ts) and the single executable (src/sea.ts) compile it with a V8 code cache (src/host/) only
-// when a command needs it.
-export { main } from './cli.js';
