@@ -178,7 +178,7 @@ describe('the CLI', () => {
     const j = await archIn(dir, ['doctor', '--snapshot', EXAMPLE, '--config', f, '-o', 'json']);
     expect(j.code).toBe(1); // the retry loop is still an error
     const rep = JSON.parse(j.stdout);
-    expect(rep.summary).toMatchObject({ suppressed: 1, findings: { error: 1, info: 1 } });
+    expect(rep.summary).toMatchObject({ suppressed: 1, findings: { error: 1, warning: 1, info: 1 } });
     expect(rep.suppressed).toHaveLength(1);
     expect(rep.suppressed[0]).toMatchObject({
       code: 'ARCH-OR01',
@@ -202,7 +202,7 @@ describe('the CLI', () => {
     expect(t.stdout).toMatch(/^ {2}- ERROR ARCH-RL03 {2}K3s keeps re-applying the kube-dns Service/m);
     expect(t.stdout).toMatch(/accepted: K3s keeps the old DNS IP \\x1b\]0;x\\x07 until the migration \(.*both\.yaml, ignore #2\)/);
     expect(t.stdout).not.toMatch(/\x1b/);
-    expect(t.stdout).toMatch(/^10 checks: 1 with findings \(1 info\), 9 passed, 0 skipped, 2 suppressed$/m);
+    expect(t.stdout).toMatch(/^11 checks: 2 with findings \(1 warning, 1 info\), 9 passed, 0 skipped, 2 suppressed$/m);
     expect(t.stdout).toMatch(/PASS Declarations that can never apply .*: no finding left: 1 suppressed as accepted risk$/m);
     // a context pattern that does not match suppresses nothing
     const other = config(dir, 'ignore:\n- {code: ARCH-RL03, context: prod-*, reason: x}\n', 'other.yaml');

@@ -12,7 +12,7 @@ import { EXAMPLE } from './helpers/fixtures.js';
 
 test('examples/field-notes-k3s is what npm run gen writes from the scenario declarations', async () => {
   const example = (await allScenarios()).filter((s) => s.example && s.base === 'field-notes');
-  expect(example.map((s) => s.name).sort()).toEqual(['coredns-retry-loop', 'deleted-argo-app']);
+  expect(example.map((s) => s.name).sort()).toEqual(['coredns-retry-loop', 'deleted-argo-app', 'etcd-snapshots-local-only']);
   const want = files(build(example));
   expect(readdirSync(EXAMPLE).sort()).toEqual([...want.keys()].sort());
   for (const [f, text] of want) expect([f, readFileSync(join(EXAMPLE, f), 'utf8') === text]).toEqual([f, true]);

@@ -127,7 +127,7 @@ describe('completion', () => {
     const script = (await arch(['completion', 'bash'])).stdout;
     const r = spawnSync(
       'bash',
-      ['-c', `${script}\nCOMP_WORDS=(kubectl-arch explain etcd); COMP_CWORD=2; _kubectl_arch; printf '%s\\n' "\${COMPREPLY[@]}"`],
+      ['-c', `${script}\nCOMP_WORDS=(kubectl-arch explain etcd-q); COMP_CWORD=2; _kubectl_arch; printf '%s\\n' "\${COMPREPLY[@]}"`],
       {
         env: { ...process.env, PATH: `${ROOT}bin:${process.env.PATH}` },
       },

@@ -3,6 +3,7 @@
 // scenario file (src/checks/<id>/scenario.ts). CoreDNS carries the labels of K3s's own manifest
 // (k3s-io/k3s manifests/coredns.yaml: Deployment and pods `k8s-app: kube-dns`, the kube-dns Service selecting it).
 import type { KObject } from '../src/model.js';
+import { createHash } from 'node:crypto';
 import { ClusterBuilder, DAY, HOUR, MIN } from './builder.js';
 
 export const CAPTURED = Date.parse('2026-08-13T09:00:00Z');
@@ -319,6 +320,57 @@ export function fieldNotesBase(c: ClusterBuilder, opts: { servers?: number } = {
       spec: { holderIdentity: `ilwon_${c.uid()}`, leaseDurationSeconds: 15, renewTime: c.ago(2_000).replace('Z', '.000000Z') },
     });
   }
+  etcdSnapshots(
+    c,
+    servers.map(([n]) => n),
+  );
+}
+
+/**
+ * The etcd snapshots a K3s of this age has: every server runs the default schedule (twice a day at 00:00 and 12:00, a few seconds of
+ * jitter) and keeps 5 on its own disk; each run is copied to S3, where retention (5) counts the whole cluster. Named as
+ * K3s names them (pkg/etcd/snapshot/types.go): `local-`/`s3-` + the file name + the first 6 hex of
+ * sha256(node + location).
+ */
+export function etcdSnapshots(c: ClusterBuilder, servers: string[], opts: { s3?: boolean } = { s3: true }): KObject[] {
+  const out: KObject[] = [];
+  const runs = [0, 1, 2, 3, 4].map((i) => Math.floor((CAPTURED - 9 * HOUR - i * 12 * HOUR) / 1000)); // 00:00 and 12:00 UTC
+  const file = (node: string, unix: number, s3: boolean, jitter: number): KObject => {
+    const snapshotName = `etcd-snapshot-${node}-${unix + jitter}`;
+    const location = s3
+      ? `s3://k3s-etcd-snapshots/field-notes/${snapshotName}`
+      : `file:///var/lib/rancher/k3s/server/db/snapshots/${snapshotName}`;
+    const hash = createHash('sha256')
+      .update(node + location)
+      .digest('hex')
+      .slice(0, 6);
+    return c.add({
+      apiVersion: 'k3s.cattle.io/v1',
+      kind: 'ETCDSnapshotFile',
+      metadata: c.meta(`${s3 ? 's3' : 'local'}-${snapshotName}-${hash}`, undefined, {
+        creationTimestamp: new Date((unix + jitter + 3) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+        labels: { 'etcd.k3s.cattle.io/snapshot-storage-node': s3 ? 's3' : node },
+      }),
+      spec: {
+        snapshotName,
+        nodeName: node,
+        location,
+        ...(s3 ? { s3: { endpoint: 's3.home.arpa', bucket: 'k3s-etcd-snapshots', prefix: 'field-notes', region: 'us-east-1' } } : {}),
+      },
+      status: {
+        readyToUse: true,
+        size: '18743328',
+        creationTime: new Date((unix + jitter) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      },
+    });
+  };
+  servers.forEach((node, k) => {
+    for (const unix of runs) out.push(file(node, unix, false, 2 + k));
+  });
+  if (opts.s3)
+    for (const [i, unix] of runs.slice(0, 2).entries())
+      for (const [k, node] of servers.entries()) if (i * servers.length + k < 5) out.push(file(node, unix, true, 2 + k));
+  return out;
 }
 
 /** A self-signed CA as cert-manager's cainjector puts in caBundle (generated once with openssl: valid 2026-03-05 to 2027-03-05). */

@@ -76,6 +76,7 @@ const CAPTURED_TYPES = [
   'StorageClass.storage.k8s.io',
   'CSIDriver.storage.k8s.io',
   'CSINode.storage.k8s.io',
+  'ETCDSnapshotFile.k3s.cattle.io',
 ];
 
 export interface Built {
@@ -143,6 +144,7 @@ const FILE_OF: Record<string, string> = {
   StorageClass: 'storage.json',
   CSIDriver: 'storage.json',
   CSINode: 'storage.json',
+  ETCDSnapshotFile: 'etcd-snapshots.json',
 };
 
 /** The files of a snapshot directory: the header and one List per group of kinds, as `kubectl get -o json` writes

@@ -137,6 +137,11 @@ export const R = {
   },
   fluxHelmReleases: { ...t('helm.toolkit.fluxcd.io', 'v2', 'helmreleases', 'HelmRelease', true), clusterWide: true, trim: trimFlux },
   k0sEtcdMembers: t('etcd.k0sproject.io', 'v1beta1', 'etcdmembers', 'EtcdMember', false),
+  /** K3s/RKE2 (from the October 2023 patch releases): one per snapshot file, local or on S3 (k3s-io/api). */
+  etcdSnapshotFiles: t('k3s.cattle.io', 'v1', 'etcdsnapshotfiles', 'ETCDSnapshotFile', false),
+  /** OpenShift, behind the AutomatedEtcdBackup feature gate: scheduled and one-time etcd backups. */
+  openshiftEtcdBackupPolicies: t('operator.openshift.io', 'v1alpha1', 'etcdbackuppolicies', 'EtcdBackupPolicy', false),
+  openshiftEtcdBackups: t('operator.openshift.io', 'v1alpha1', 'etcdbackups', 'EtcdBackup', false),
   openshiftEtcds: t('operator.openshift.io', 'v1', 'etcds', 'Etcd', false),
   validatingWebhooks: t('admissionregistration.k8s.io', 'v1', 'validatingwebhookconfigurations', 'ValidatingWebhookConfiguration', false),
   mutatingWebhooks: t('admissionregistration.k8s.io', 'v1', 'mutatingwebhookconfigurations', 'MutatingWebhookConfiguration', false),
@@ -148,14 +153,18 @@ export const R = {
 
 /** The few ConfigMaps whose bodies are read, and the only keys kept of each: argocd-cm can hold OIDC
  *  client secrets and repository credentials, kubeadm-config API server flags. */
-const CONFIGMAP_KEYS = new Map<string, (ns: string | undefined) => readonly string[] | null>([
+const CONFIGMAP_KEYS = new Map<string, (ns: string | undefined) => readonly string[] | 'all' | null>([
   ['argocd-cm', () => ['application.resourceTrackingMethod', 'application.instanceLabelKey', 'installationID']],
   ['cluster-dns', (ns) => (ns === 'kube-system' ? ['clusterDNS', 'clusterDomain'] : null)],
   ['kubeadm-config', (ns) => (ns === 'kube-system' ? ['ClusterConfiguration'] : null)],
+  // K3s/RKE2 before ETCDSnapshotFile: one key per snapshot, its record as JSON (no credentials: K3s masks the S3 keys)
+  ['k3s-etcd-snapshots', (ns) => (ns === 'kube-system' ? 'all' : null)],
+  ['rke2-etcd-snapshots', (ns) => (ns === 'kube-system' ? 'all' : null)],
 ]);
 
 /** The keys of a ConfigMap that checks read, or null when its body is not read at all. */
-export const configMapKeys = (name: string, ns: string | undefined): readonly string[] | null => CONFIGMAP_KEYS.get(name)?.(ns) ?? null;
+export const configMapKeys = (name: string, ns: string | undefined): readonly string[] | 'all' | null =>
+  CONFIGMAP_KEYS.get(name)?.(ns) ?? null;
 
 /** kubeadm's ClusterConfiguration: only the etcd section is read (apiServer.extraArgs can hold secrets). */
 function etcdSectionOnly(text: string): string {
@@ -173,6 +182,10 @@ const trimConfigMap = (o: KObject): KObject => {
   const keys = configMapKeys(o.metadata.name, o.metadata.namespace);
   if (!keys) return { ...o, data: undefined, binaryData: undefined };
   const data: Record<string, string> = {};
+  if (keys === 'all') {
+    for (const [k, v] of Object.entries((o.data as Record<string, unknown> | undefined) ?? {})) if (typeof v === 'string') data[k] = v;
+    return { apiVersion: o.apiVersion, kind: o.kind, metadata: o.metadata, data };
+  }
   for (const k of keys) {
     const v = (o.data as Record<string, unknown> | undefined)?.[k];
     if (typeof v === 'string') data[k] = k === 'ClusterConfiguration' ? etcdSectionOnly(v) : v;

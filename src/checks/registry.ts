@@ -20,6 +20,7 @@ import { apiserverReadiness } from './apiserver-readiness/check.js';
 import { csiDrivers } from './csi-drivers/check.js';
 import { stuckDeletions } from './stuck-deletions/check.js';
 import { clusterDns } from './cluster-dns/check.js';
+import { etcdBackups } from './etcd-backups/check.js';
 import { etcdQuorum } from './etcd-quorum/check.js';
 import { gitopsOrphans } from './gitops-orphans/check.js';
 import { retryLoops } from './immutable-retry-loop/check.js';
@@ -36,6 +37,7 @@ export const CHECKS: Check[] = [
   stuckDeletions,
   csiDrivers,
   etcdQuorum,
+  etcdBackups,
 ];
 
 export function findCheck(idOrCode: string): Check | undefined {

@@ -68,7 +68,7 @@ export function runChecks(
     try {
       const out = c.run({ snap, now, deep: Boolean(opts.deep), settings });
       const notes = [...notesOf(gaps), ...(out.notes ?? []), ...unreadBodyNotes(c, snap)];
-      const unjudged = gaps.filter((g) => g.role !== 'context').map((g) => typeName(g.need));
+      const unjudged = [...new Set([...gaps.filter((g) => g.role !== 'context').map((g) => typeName(g.need)), ...(out.unjudged ?? [])])];
       const more = unjudged.length ? { unjudged } : {};
       if (out.findings.length > 0) return { ...base, status: 'findings', findings: out.findings.map((f) => stamp(c, f)), notes, ...more };
       if (out.skipped) return { ...base, status: 'skipped', reason: out.skipped, findings: [], notes, ...more };

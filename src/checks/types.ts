@@ -67,6 +67,9 @@ export interface CheckOutput<C extends string = string> {
   passed?: string;
   /** Set when nothing could be evaluated, or the evidence cannot decide. */
   skipped?: string;
+  /** Inputs the check found it could not judge by although they were visible or absent (e.g. a type a version should
+   *  serve, not served): a clean result is then partial, as for a gap. */
+  unjudged?: string[];
   /** What could not be seen beyond the declared needs (partial visibility). */
   notes?: string[];
 }

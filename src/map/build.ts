@@ -86,6 +86,22 @@ function stateSection(snap: Snapshot, results: CheckResult[], now: Date, on: Pla
       checks: statusFor(results, on('state', 'etcd member'), objects),
     });
   }
+  // the newest snapshot that could bring the state back (K3s/RKE2 record them; elsewhere the check says where to look)
+  const files = snap.of(R.etcdSnapshotFiles);
+  const good = files
+    .filter((f) => f.status?.readyToUse === true && !f.status?.error && Date.parse(f.status?.creationTime ?? '') > 0)
+    .sort((a, b) => Date.parse(b.status.creationTime) - Date.parse(a.status.creationTime));
+  const backups = results.find((r) => on('state', 'etcd backups').some((p) => p.id === r.id));
+  if (files.length || backups)
+    lines.push({
+      name: 'etcd backups',
+      detail: files.length
+        ? `${good[0] ? `newest good snapshot ${human(Math.round((now.getTime() - Date.parse(good[0].status.creationTime)) / 1000))} old (${good[0].spec?.nodeName}, ${String(good[0].spec?.location ?? '').startsWith('s3://') ? 'S3' : 'local'})` : 'no good snapshot'}; ${count(files.length, 'snapshot file')}, ${files.filter((f) => String(f.spec?.location ?? '').startsWith('s3://')).length} on S3`
+        : backups?.status === 'skipped'
+          ? `not judged: ${backups.reason}`
+          : (backups?.reason ?? ''),
+      checks: statusFor(results, on('state', 'etcd backups'), undefined),
+    });
   return { contract: 'state', title: 'STATE — lives only in etcd', lines };
 }
 
