@@ -38,6 +38,74 @@ const BUILT_IN = new Set([
   'apiextensions.k8s.io',
 ]);
 
+/** CRDs written as their projects define them, where a check reads their shape (k3s-io/api
+ *  pkg/crds/yaml/generated/k3s.cattle.io_etcdsnapshotfiles.yaml: cluster-scoped, no short names, no status
+ *  subresource, spec.location/nodeName/snapshotName required). Others get a permissive stand-in. */
+const AS_DEFINED: Record<string, Record<string, unknown>> = {
+  'etcdsnapshotfiles.k3s.cattle.io': {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'etcdsnapshotfiles.k3s.cattle.io' },
+    spec: {
+      group: 'k3s.cattle.io',
+      scope: 'Cluster',
+      names: { kind: 'ETCDSnapshotFile', plural: 'etcdsnapshotfiles', singular: 'etcdsnapshotfile', listKind: 'ETCDSnapshotFileList' },
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          additionalPrinterColumns: [
+            { name: 'SnapshotName', type: 'string', jsonPath: '.spec.snapshotName' },
+            { name: 'Node', type: 'string', jsonPath: '.spec.nodeName' },
+            { name: 'Location', type: 'string', jsonPath: '.spec.location' },
+            { name: 'Size', type: 'string', jsonPath: '.status.size' },
+            { name: 'CreationTime', type: 'date', jsonPath: '.status.creationTime' },
+          ],
+          schema: {
+            openAPIV3Schema: {
+              type: 'object',
+              properties: {
+                spec: {
+                  type: 'object',
+                  required: ['location', 'nodeName', 'snapshotName'],
+                  properties: {
+                    snapshotName: { type: 'string' },
+                    nodeName: { type: 'string' },
+                    location: { type: 'string' },
+                    metadata: { type: 'object', additionalProperties: { type: 'string' } },
+                    s3: {
+                      type: 'object',
+                      properties: {
+                        endpoint: { type: 'string' },
+                        endpointCA: { type: 'string' },
+                        skipSSLVerify: { type: 'boolean' },
+                        bucket: { type: 'string' },
+                        region: { type: 'string' },
+                        prefix: { type: 'string' },
+                        insecure: { type: 'boolean' },
+                      },
+                    },
+                  },
+                },
+                status: {
+                  type: 'object',
+                  properties: {
+                    readyToUse: { type: 'boolean' },
+                    creationTime: { type: 'string', format: 'date-time' },
+                    size: { 'x-kubernetes-int-or-string': true, anyOf: [{ type: 'integer' }, { type: 'string' }] },
+                    error: { type: 'object', properties: { time: { type: 'string', format: 'date-time' }, message: { type: 'string' } } },
+                  },
+                },
+              },
+            },
+          },
+        },
+      ],
+    },
+  },
+};
+
 export function crdsFor(
   objects: Array<{ apiVersion?: string; kind?: string; metadata: { namespace?: string } }>,
 ): Array<Record<string, unknown>> {
@@ -48,6 +116,10 @@ export function crdsFor(
     const plural = `${o.kind.toLowerCase()}s`;
     const key = `${plural}.${group}`;
     if (seen.has(key)) continue;
+    if (AS_DEFINED[key]) {
+      seen.set(key, AS_DEFINED[key]);
+      continue;
+    }
     seen.set(key, {
       apiVersion: 'apiextensions.k8s.io/v1',
       kind: 'CustomResourceDefinition',
