@@ -20,6 +20,8 @@ export interface LineCheck {
   /** The worst finding of this check that concerns the line. */
   worst?: Severity;
   findings: number;
+  /** Which of the check's findings concern the line (indexes into its CheckResult.findings), for renderers that show them. */
+  indexes?: number[];
 }
 
 export interface MapLine {
@@ -64,7 +66,13 @@ function statusFor(results: CheckResult[], ids: string[], objects: ObjectRef[] |
       out.push({ id, status: 'passed', findings: 0 });
       continue;
     }
-    out.push({ id, status: mine.length ? 'findings' : r.status, findings: mine.length, ...(w >= 0 ? { worst: SEVS[w] } : {}) });
+    out.push({
+      id,
+      status: mine.length ? 'findings' : r.status,
+      findings: mine.length,
+      ...(w >= 0 ? { worst: SEVS[w] } : {}),
+      ...(mine.length ? { indexes: mine.map((f) => r.findings.indexOf(f)) } : {}),
+    });
   }
   return out;
 }
