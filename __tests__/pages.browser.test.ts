@@ -12,6 +12,7 @@ import { browser, open, type Opened } from './helpers/browser.js';
 import { EXAMPLE } from './helpers/fixtures.js';
 import { PAYLOADS, writeHostileSnapshot } from './helpers/hostile.js';
 import { arch } from './helpers/run.js';
+import { renderReportHtml } from '../src/render/html/report.js';
 import { tempDir } from './helpers/tmp.js';
 
 const dir = tempDir('kubectl-arch-pages-');
@@ -156,7 +157,7 @@ describe('map -o html on the example', () => {
 });
 
 describe('doctor -o html on the example', () => {
-  test('every check with its status; findings with why and fix commands to copy; dark; prints', async () => {
+  test('every check with its status; findings with why and fix commands to copy; prints', async () => {
     const ctx = await browser();
     const o = await open(ctx, files['report.html']!);
     clean(o, files['report.html']!);
@@ -173,6 +174,58 @@ describe('doctor -o html on the example', () => {
     await o.page.emulateMedia({ media: 'print' });
     expect(await o.page.locator('button.copy').first().isVisible()).toBe(false);
     expect((await o.page.pdf({ format: 'A4' })).length).toBeGreaterThan(10_000);
+    await o.page.close();
+  });
+});
+
+describe('doctor -o html for several contexts', () => {
+  test('the contexts table links to a section per context; an unreachable one (a hostile name) shows its error', async () => {
+    const report = JSON.parse((await arch(['doctor', '--snapshot', EXAMPLE, '-o', 'json', '--no-config'])).stdout);
+    const file = join(dir, 'fleet.html');
+    writeFileSync(
+      file,
+      renderReportHtml(
+        {
+          apiVersion: 'kubectl-arch/v1',
+          kind: 'ReportList',
+          command: 'doctor',
+          summary: { contexts: 2, reached: 1, failed: 1, findings: report.summary.findings, suppressed: 0, exitCode: 3, durationMs: 9 },
+          contexts: [
+            {
+              context: 'prod-eu',
+              status: 'ok',
+              distribution: 'K3s',
+              serverVersion: 'v1.35.4+k3s1',
+              findings: report.summary.findings,
+              suppressed: 0,
+              worst: 'error',
+              durationMs: 5,
+              exitCode: 1,
+            },
+            {
+              context: PAYLOADS.img,
+              status: 'failed',
+              worst: 'unreachable',
+              durationMs: 4,
+              exitCode: 3,
+              error: { message: `cannot connect: ${PAYLOADS.script}`, exitCode: 3 },
+            },
+          ],
+          items: [report],
+        },
+        'test',
+      ),
+    );
+    const ctx = await browser();
+    const o = await open(ctx, file);
+    clean(o, file);
+    expect(await o.page.locator('table.contexts tbody tr').count()).toBe(2);
+    expect(await o.page.locator('section.context h2').allTextContents()).toEqual(['context prod-eu', `context ${PAYLOADS.img}`]);
+    await o.page.locator('table.contexts a', { hasText: PAYLOADS.img }).click();
+    expect(await o.page.locator('#ctx-1 .error-box').textContent()).toContain(`cannot connect: ${PAYLOADS.script}`);
+    expect(await o.page.locator('#ctx-0 section.check').count()).toBe(report.checks.length);
+    expect(await pwned(o.page)).toBeUndefined();
+    expect(await o.page.locator('img').count()).toBe(0);
     await o.page.close();
   });
 });

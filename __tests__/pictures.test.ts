@@ -2,6 +2,7 @@
 // and the graphs parsed by the real Graphviz. The pages in a real browser: __tests__/pages.browser.test.ts.
 import { describe, expect, test } from '@jest/globals';
 import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { Graphviz } from '@hpcc-js/wasm-graphviz';
 import { CHECKS } from '../src/checks/registry.js';
 import { evidenceTime, runChecks } from '../src/checks/run.js';
@@ -13,12 +14,13 @@ import { esc, jsonBlock } from '../src/render/html/escape.js';
 import { renderMapHtml } from '../src/render/html/map.js';
 import { renderReportHtml } from '../src/render/html/report.js';
 import { mermaidText, renderDot, renderMermaid } from '../src/render/graph.js';
+import { picturesBlock, recordedShots, sha256, withPictures } from '../src/map/pictures.js';
 import { build, type Built } from '../src/scenarios/index.js';
 import { loadSnapshot } from '../src/snapshot/load.js';
 import { Snapshot } from '../src/snapshot/snapshot.js';
 import { EXAMPLE } from './helpers/fixtures.js';
 import { hostileCluster, PAYLOADS, writeHostileSnapshot } from './helpers/hostile.js';
-import { arch } from './helpers/run.js';
+import { arch, ROOT } from './helpers/run.js';
 import { tempDir } from './helpers/tmp.js';
 
 const snapOf = (b: Built): Snapshot => {
@@ -336,4 +338,17 @@ describe('doctor -o html for several contexts', () => {
     expect(new Set(ids).size).toBe(ids.length);
     expect(html).toContain('id="c0-check-immutable-retry-loop"');
   });
+});
+
+test('docs/pictures.md: the sizes, the graph and the screenshots are of the pages the CLI prints now (npm run gen)', async () => {
+  const doc = readFileSync(`${ROOT}docs/pictures.md`, 'utf8');
+  const ex = ['--snapshot', 'examples/field-notes-k3s'];
+  const mapHtml = (await arch(['map', ...ex, '-o', 'html'])).stdout;
+  const reportHtml = (await arch(['doctor', ...ex, '-o', 'html', '--fail-on', 'none', '--no-config'])).stdout;
+  const mermaid = (await arch(['map', ...ex, '-o', 'mermaid'])).stdout;
+  // a screenshot is not reproducible byte for byte; the page it was taken of is
+  expect(recordedShots(doc)).toEqual({ map: sha256(mapHtml), report: sha256(reportHtml) });
+  expect(withPictures(doc, picturesBlock({ mapHtml, reportHtml, mermaid, shots: recordedShots(doc)! }))).toBe(doc);
+  for (const f of ['map.png', 'report.png']) expect([f, existsSync(`${ROOT}docs/pictures/${f}`)]).toEqual([f, true]);
+  expect(readFileSync(`${ROOT}README.md`, 'utf8')).toContain('](docs/pictures/map.png)');
 });

@@ -1,10 +1,13 @@
-// npm run gen — regenerates the README's checks table (from each check's docs), its map of the example and examples/field-notes-k3s/ (the embedded example behind `npm run demo`) from the
+// npm run gen — regenerates the README's checks table (from each check's docs), its map of the example, docs/pictures.md
+// (the example's pages: their screenshots, taken in headless Chromium when /usr/bin/chromium is there, their sizes and
+// the Mermaid graph) and examples/field-notes-k3s/ (the embedded example behind `npm run demo`) from the
 // scenario builder: the field-notes base plus every check scenario marked `example`. The output is committed,
 // and __tests__/example.test.ts fails when it is stale. The TypeScript sources are bundled with esbuild first
 // (scenario files are found by name: src/checks/*.scenario.ts).
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -17,9 +20,10 @@ const entry = [
   "import { CHECKS } from './src/checks/registry.ts';",
   "import { withChecksTable } from './src/checks/docs.ts';",
   "import { withExampleMap } from './src/map/readme.ts';",
+  "import { picturesBlock, recordedShots, sha256, withPictures } from './src/map/pictures.ts';",
   ...files.map((f, i) => `import { scenarios as s${i} } from './src/checks/${f}';`),
   `export const all = [${files.map((_, i) => `...s${i}`).join(', ')}];`,
-  'export { build, files, CHECKS, withChecksTable, withExampleMap };',
+  'export { build, files, CHECKS, withChecksTable, withExampleMap, picturesBlock, recordedShots, sha256, withPictures };',
 ].join('\n');
 const tmp = 'dist/gen';
 mkdirSync(tmp, { recursive: true });
@@ -52,3 +56,60 @@ writeFileSync('README.md', readme);
 console.log(
   `wrote README.md doctor output, checks table and map, and ${OUT}: ${[...out.keys()].join(', ')} (scenarios: ${example.map((s) => s.name).join(', ')})`,
 );
+
+// the example's pages: docs/pictures.md records their sizes, the Mermaid graph, and which page each screenshot shows
+const cli = (args) =>
+  execFileSync('bin/kubectl-arch', [...args, '--snapshot', OUT], {
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+    maxBuffer: 1 << 26,
+  });
+const mapHtml = cli(['map', '-o', 'html']);
+const reportHtml = cli(['doctor', '-o', 'html', '--fail-on', 'none', '--no-config']);
+const mermaid = cli(['map', '-o', 'mermaid']);
+const PICTURES = 'docs/pictures.md';
+let doc = readFileSync(PICTURES, 'utf8');
+let shots = mod.recordedShots(doc) ?? { map: '0'.repeat(64), report: '0'.repeat(64) };
+const CHROMIUM = process.env.KUBECTL_ARCH_CHROMIUM ?? '/usr/bin/chromium';
+if (existsSync(CHROMIUM)) {
+  const { chromium } = await import('playwright-core');
+  const dir = mkdtempSync(join(tmpdir(), 'kubectl-arch-gen-'));
+  try {
+    writeFileSync(join(dir, 'map.html'), mapHtml);
+    writeFileSync(join(dir, 'report.html'), reportHtml);
+    const ctx = await chromium.launchPersistentContext(join(dir, 'profile'), {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+      viewport: { width: 1400, height: 1000 },
+      deviceScaleFactor: 1,
+      colorScheme: 'light',
+      offline: true,
+    });
+    const page = await ctx.newPage();
+    // nothing but the two pages themselves may load
+    await page.route('**/*', (r) => (r.request().url().startsWith(`file://${dir}/`) ? r.continue() : r.abort()));
+    mkdirSync('docs/pictures', { recursive: true });
+    await page.goto(`file://${join(dir, 'map.html')}`);
+    await page.locator('button.part', { hasText: 'K3s deploy controller' }).click();
+    await page.screenshot({ path: 'docs/pictures/map.png', fullPage: true });
+    await page.setViewportSize({ width: 1100, height: 1300 });
+    await page.goto(`file://${join(dir, 'report.html')}`);
+    await page.screenshot({ path: 'docs/pictures/report.png' });
+    await ctx.close();
+    shots = { map: mod.sha256(mapHtml), report: mod.sha256(reportHtml) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+} else console.log(`no ${CHROMIUM}: the screenshots in docs/pictures/ were left as they are (install chromium to retake them)`);
+doc = mod.withPictures(doc, mod.picturesBlock({ mapHtml, reportHtml, mermaid, shots }));
+writeFileSync(PICTURES, doc);
+console.log(`wrote ${PICTURES} (map page ${Buffer.byteLength(mapHtml)} bytes, report page ${Buffer.byteLength(reportHtml)} bytes)`);
