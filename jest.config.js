@@ -1,11 +1,12 @@
 /** `npm test`: unit, CLI, corpus and fault suites (ESM through ts-jest); they need nothing but `npm ci`. The
- *  release suite (qemu, krew) and the real-cluster suite (kube-apiserver) have their own configs and scripts. */
+ *  release suite (qemu, krew), the browser suite (chromium) and the real-cluster suite (kube-apiserver) have their
+ *  own configs and scripts. */
 export default {
   preset: 'ts-jest/presets/default-esm',
   testEnvironment: 'node',
   roots: ['<rootDir>/__tests__'],
   testMatch: ['**/*.test.ts'],
-  testPathIgnorePatterns: ['/node_modules/', '\\.release\\.test\\.ts$'],
+  testPathIgnorePatterns: ['/node_modules/', '\\.release\\.test\\.ts$', '\\.browser\\.test\\.ts$'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true }] },
   testTimeout: 60000,

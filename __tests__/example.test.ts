@@ -24,9 +24,9 @@ test("the README's checks table is generated from the checks' own docs (npm run 
   for (const c of CHECKS) expect(readme).toContain(`| \`${c.id}\` | ${c.docs.summary} |`);
 });
 
-test("the README's map of the example is what `kubectl arch map` prints on it (npm run gen)", async () => {
+test("docs/map.md's map of the example is what `kubectl arch map` prints on it (npm run gen)", async () => {
   const { withExampleMap } = await import('../scenarios/readme.js');
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const readme = readFileSync(join(ROOT, 'docs/map.md'), 'utf8');
   expect(withExampleMap(readme, 'examples/field-notes-k3s')).toBe(readme);
   const r = await arch(['map', '--snapshot', 'examples/field-notes-k3s']);
   expect(readme).toContain(r.stdout);

@@ -187,3 +187,19 @@ describe('--contexts', () => {
     expect(r.stdout).toContain('evil\\x1b]0;owned\\x07');
   });
 });
+
+describe('doctor --contexts -o html', () => {
+  test('one page: the contexts table, then a section per context; the unreachable one with its error; exit code the worst', async () => {
+    const r = await arch(['doctor', '--kubeconfig', kubeconfig, '--contexts', 'sick,calm,down', '-o', 'html']);
+    expect([r.code, r.stderr]).toEqual([3, '']);
+    expect(r.stdout).toMatch(/^<!doctype html>\n/);
+    expect(r.stdout).toContain('— 3 contexts: 2 reached, 1 failed</span></h1>');
+    expect(r.stdout.match(/<section class="context"/g)).toHaveLength(3);
+    const sections = r.stdout.split('<section class="context"').slice(1);
+    // each context's own report: sick's worst is an error, calm's a warning (stale quorum evidence)
+    expect(sections[0]).toContain('<div class="finding s-error">');
+    expect(sections[1]).not.toContain('<div class="finding s-error">');
+    expect(sections[1]).toContain('<div class="finding s-warning">');
+    expect(sections[2]).toMatch(/<h2>context down<\/h2><div class="error-box"><p>.*cannot connect to https:\/\/127\.0\.0\.1:1/);
+  });
+});

@@ -89,6 +89,9 @@ describe('completion', () => {
       'junit',
       'prometheus',
       'policyreport',
+      'html',
+      'mermaid',
+      'dot',
     ]);
     expect(candidates((await arch(['__complete', '--output=j'])).stdout)).toEqual(['--output=json', '--output=junit']);
     expect(candidates((await arch(['__complete', '--fail-on', 'w'])).stdout)).toEqual(['warning']);

@@ -204,12 +204,33 @@ describe('kubectl arch map on the real API server (after the failures above)', (
     const guard = line(/e2e-guard/)!;
     expect(guard.detail).toMatch(/1 webhook, 1 fail closed → guarded\/guard/);
     // WH01 (no endpoints) and WH02 (the test's webhook carries no caBundle)
-    expect(guard.checks).toEqual([{ id: 'admission-webhooks', status: 'findings', worst: 'error', findings: 2 }]);
+    expect(guard.checks).toEqual([expect.objectContaining({ id: 'admission-webhooks', status: 'findings', worst: 'error', findings: 2 })]);
     const gone = line(/v1beta1\.gone\.e2e\.example\.com/)!;
     expect(gone.detail).toMatch(/→ finalizers\/gone-api, Available=False \(ServiceNotFound\)/);
     expect(gone.checks).toEqual([expect.objectContaining({ id: 'aggregated-apis', status: 'findings', findings: 1 })]);
     // the serving certificate the handshake showed (the harness's own, from its CA)
     expect(line(/serving certificate/)!.detail).toMatch(/valid until \d{4}-\d\d-\d\d/);
+  });
+
+  test('-o html: the webhook is a part with its error, and its blast radius names the requests it rejects', async () => {
+    const r = await kubectl(['arch', 'map', '--kubeconfig', cp.kubeconfig, '--context', 'reader', '-o', 'html']);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    const html = r.stdout;
+    const button = /<button [^>]*data-part="(p\d+-\d+)"[^>]*aria-label="validating e2e-guard: 2 findings, worst error"/.exec(html);
+    expect(button).not.toBeNull();
+    const article = new RegExp(`<article class="detail" id="d-${button![1]}"[\\s\\S]*?</article>`).exec(html)![0];
+    const text = article
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/&quot;/g, '"')
+      .replace(/\s+/g, ' ');
+    expect(text).toContain('Broken now: every request its 1 fail-closed webhook matches is rejected while the backend is down');
+    // its chain: the webhook → its Service → no pod behind it
+    expect(text).toContain('webhook guard.e2e.example.com (fails closed) Service guarded/guard → no pod behind it');
+    // the requests it rejects: the rule, in the one namespace its selector matches
+    expect(text).toMatch(
+      /rejects, while its backend cannot answer: CREATE configmaps of core in 1 of \d+ namespaces \(and cluster-scoped objects\)/,
+    );
+    expect(text).toContain('ARCH-WH01');
   });
 
   test('the table names the four contracts', async () => {

@@ -1,4 +1,4 @@
-// The README shows `kubectl arch map` on the embedded example; npm run gen writes it, a test fails when stale.
+// docs/map.md shows `kubectl arch map` on the embedded example; npm run gen writes it, a test fails when stale.
 import { CHECKS } from '../src/checks/registry.js';
 import { evidenceTime, runChecks } from '../src/checks/run.js';
 import { renderMap } from '../src/render/map.js';
@@ -19,6 +19,6 @@ export function exampleMap(path: string): string {
 export function withExampleMap(readme: string, path: string): string {
   const a = readme.indexOf(MAP_BEGIN);
   const b = readme.indexOf(MAP_END);
-  if (a < 0 || b < a) throw new Error('README.md has no generated map markers');
+  if (a < 0 || b < a) throw new Error('docs/map.md has no generated map markers');
   return `${readme.slice(0, a)}${MAP_BEGIN}\n\`\`\`text\n$ kubectl arch map --snapshot ${path}\n${exampleMap(path)}\`\`\`\n${readme.slice(b)}`;
 }

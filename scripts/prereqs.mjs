@@ -3,6 +3,7 @@
 // install (Debian package names) instead of a stack trace per test. `npm test` needs nothing: it has no entry.
 //   node scripts/prereqs.mjs release   # npm run test:release: the krew archives, qemu for linux/arm64, krew
 //   node scripts/prereqs.mjs e2e       # npm run test:e2e: kube-apiserver and kube-controller-manager built with Go
+//   node scripts/prereqs.mjs browser   # npm run test:browser: Debian's chromium (playwright-core drives it; no browser download)
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -30,6 +31,13 @@ const NEEDS = {
     ['file', () => has('file'), 'file'],
     ['git', () => has('git'), 'git'],
     ['kubectl', () => existsSync(process.env.KUBECTL ?? '/usr/bin/kubectl'), 'kubectl (set KUBECTL= to its path)'],
+  ],
+  browser: [
+    [
+      process.env.KUBECTL_ARCH_CHROMIUM ?? '/usr/bin/chromium',
+      () => existsSync(process.env.KUBECTL_ARCH_CHROMIUM ?? '/usr/bin/chromium'),
+      'chromium (set KUBECTL_ARCH_CHROMIUM= to another build)',
+    ],
   ],
   e2e: [
     [

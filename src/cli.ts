@@ -7,7 +7,7 @@ import { installProcessHandlers } from './lifecycle.js';
 import { termSafe } from './lib/safe.js';
 import { versionLine } from './fast-paths.js';
 import type { GlobalArgs } from './commands/common.js';
-import { MACHINE_FORMATS, OUTPUTS } from './render/formats/model.js';
+import { MACHINE_FORMATS, OUTPUTS, PICTURE_FORMATS } from './render/formats/model.js';
 import type { Argv } from 'yargs';
 
 /** Options of the commands that judge a cluster: several contexts at once, and accepted risks. */
@@ -32,11 +32,14 @@ function fleetOptions<T>(y: Argv<T>) {
     });
 }
 
-/** -o sarif|junit|prometheus|policyreport are for doctor, orphans and quorum; elsewhere a usage error. */
+/** -o sarif|junit|prometheus|policyreport are for doctor, orphans and quorum, -o html for doctor and map, -o
+ *  mermaid|dot for map; elsewhere a usage error. */
 function plainOutput(a: unknown, command: string): void {
   const o = (a as GlobalArgs).output;
   if ((MACHINE_FORMATS as readonly string[]).includes(o))
     throw new InputError(`-o ${o} is for doctor, orphans and quorum, not ${command}`, 'use -o table, json or yaml');
+  if ((PICTURE_FORMATS as readonly string[]).includes(o))
+    throw new InputError(`-o ${o} is for ${o === 'html' ? 'doctor and map' : 'map'}, not ${command}`, 'use -o table, json or yaml');
 }
 
 function fail(e: unknown, verbose: boolean): number {
@@ -201,7 +204,8 @@ export async function main(argv = hideBin(process.argv)): Promise<number> {
       alias: 'o',
       choices: OUTPUTS,
       default: 'table' as const,
-      describe: 'Output format; sarif, junit, prometheus and policyreport for doctor, orphans and quorum',
+      describe:
+        'Output format; sarif, junit, prometheus and policyreport for doctor, orphans and quorum; html (a self-contained page) for doctor and map; mermaid and dot for map',
     })
     .option('fail-on', {
       choices: ['none', 'warning', 'error'] as const,

@@ -51,7 +51,12 @@ const GLOBAL: Flag[] = [
   { name: 'request-timeout', desc: 'Timeout per request, e.g. 30s', value: 'none' },
   { name: 'deadline', desc: 'Time limit for the whole run', value: 'none' },
   { name: 'snapshot', desc: 'Work offline on a snapshot FILE or DIR', value: 'files' },
-  { name: 'output', alias: 'o', desc: 'Output format', value: ['table', 'json', 'yaml', 'sarif', 'junit', 'prometheus', 'policyreport'] },
+  {
+    name: 'output',
+    alias: 'o',
+    desc: 'Output format',
+    value: ['table', 'json', 'yaml', 'sarif', 'junit', 'prometheus', 'policyreport', 'html', 'mermaid', 'dot'],
+  },
   { name: 'fail-on', desc: 'Exit 1 when a finding is at least this severe', value: ['none', 'warning', 'error'] },
   { name: 'color', desc: 'Colour on a TTY' },
   { name: 'no-color', desc: 'No colour' },

@@ -160,6 +160,8 @@ export interface LineCheck {
   /** The worst finding of this check that concerns the line. */
   worst?: Severity;
   findings: number;
+  /** Which of the check's findings concern the line (indexes into its CheckResult.findings), for renderers that show them. */
+  indexes?: number[];
 }
 
 export interface MapLine {

@@ -203,6 +203,12 @@ export function summaryTable(command: string, rows: ContextRow[], totalMs: numbe
 
 /** doctor, orphans and quorum: one context or many, in every output format. */
 export async function execute(command: string, args: GlobalArgs, fn: PerContext): Promise<number> {
+  // pages and pictures: html is doctor's (and map's); mermaid and dot are map's - a usage error before any request
+  if ((args.output === 'html' && command !== 'doctor') || args.output === 'mermaid' || args.output === 'dot')
+    throw new InputError(
+      `-o ${args.output} is for ${args.output === 'html' ? 'doctor and map' : 'map'}, not ${command}`,
+      'use -o table, json, yaml, sarif, junit, prometheus or policyreport',
+    );
   const contexts = await fleetContexts(args);
   const risks = acceptedRisks(args);
   const since = stopwatch();
@@ -231,11 +237,12 @@ export async function execute(command: string, args: GlobalArgs, fn: PerContext)
   if (!contexts) {
     const o = done[0]!.outcome!;
     if (out === 'table') await write(await o.text(stdoutStyle(args)));
+    else if (out === 'html') await write((await import('../render/html/report.js')).renderReportHtml(o.structured as never, VERSION));
     else await printStructured(o.structured, out);
     return exitCode;
   }
   const rows = done.map(row);
-  if (out === 'json' || out === 'yaml') {
+  if (out === 'json' || out === 'yaml' || out === 'html') {
     const all = done.flatMap((d) => d.outcome?.checks.flatMap((c) => c.findings) ?? []);
     const list: ReportList = {
       apiVersion: REPORT_API_VERSION,
@@ -253,7 +260,8 @@ export async function execute(command: string, args: GlobalArgs, fn: PerContext)
       contexts: rows,
       items: done.flatMap((d) => (d.outcome ? [d.outcome.structured] : [])),
     };
-    await printStructured(list, out);
+    if (out === 'html') await write((await import('../render/html/report.js')).renderReportHtml(list, VERSION));
+    else await printStructured(list, out);
     return exitCode;
   }
   const s = stdoutStyle(args);

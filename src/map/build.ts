@@ -58,7 +58,13 @@ function statusFor(results: CheckResult[], placed: Placed, objects: ObjectRef[] 
       out.push({ id, status: 'passed', findings: 0 });
       continue;
     }
-    out.push({ id, status: mine.length ? 'findings' : r.status, findings: mine.length, ...(w >= 0 ? { worst: SEVS[w] } : {}) });
+    out.push({
+      id,
+      status: mine.length ? 'findings' : r.status,
+      findings: mine.length,
+      ...(w >= 0 ? { worst: SEVS[w] } : {}),
+      ...(mine.length ? { indexes: mine.map((f) => r.findings.indexOf(f)) } : {}),
+    });
   }
   return out;
 }

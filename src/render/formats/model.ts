@@ -8,7 +8,9 @@ import type { Report } from '../report.js';
 
 export const MACHINE_FORMATS = ['sarif', 'junit', 'prometheus', 'policyreport'] as const;
 export type MachineFormat = (typeof MACHINE_FORMATS)[number];
-export const OUTPUTS = ['table', 'json', 'yaml', ...MACHINE_FORMATS] as const;
+/** Pages and pictures: html for map and doctor, mermaid and dot for map. */
+export const PICTURE_FORMATS = ['html', 'mermaid', 'dot'] as const;
+export const OUTPUTS = ['table', 'json', 'yaml', ...MACHINE_FORMATS, ...PICTURE_FORMATS] as const;
 export type Output = (typeof OUTPUTS)[number];
 export const isMachineFormat = (o: string): o is MachineFormat => (MACHINE_FORMATS as readonly string[]).includes(o);
 

@@ -1,0 +1,299 @@
+// The pages in a real browser (npm run test:browser): `map -o html` and `doctor -o html` on the example and on a
+// hostile cluster, and `map -o mermaid` parsed and drawn by Mermaid itself, all in headless Chromium with the
+// network blocked. No console error, no request but the page, every part with its status, a part's findings and
+// blast radius on click and on Enter, dark and print styles, and no payload ever running.
+import { beforeAll, describe, expect, test } from '@jest/globals';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Page } from 'playwright-core';
+import { browser, open, type Opened } from './helpers/browser.js';
+import { EXAMPLE } from './helpers/fixtures.js';
+import { PAYLOADS, writeHostileSnapshot } from './helpers/hostile.js';
+import { arch } from './helpers/run.js';
+import { renderReportHtml } from '../src/render/html/report.js';
+import { tempDir } from './helpers/tmp.js';
+
+const dir = tempDir('kubectl-arch-pages-');
+const files: Record<string, string> = {};
+let exampleMap: { sections: Array<{ lines: Array<{ name: string; checks: Array<{ status: string; worst?: string }> }> }> };
+
+async function write(name: string, args: string[]): Promise<void> {
+  const r = await arch(args);
+  expect([name, r.stderr]).toEqual([name, '']);
+  files[name] = join(dir, name);
+  writeFileSync(files[name]!, r.stdout);
+}
+
+beforeAll(async () => {
+  const hostile = writeHostileSnapshot(tempDir());
+  await write('map.html', ['map', '--snapshot', EXAMPLE, '-o', 'html']);
+  await write('report.html', ['doctor', '--snapshot', EXAMPLE, '-o', 'html', '--no-config']);
+  await write('hostile-map.html', ['map', '--snapshot', hostile, '-o', 'html']);
+  await write('hostile-report.html', ['doctor', '--snapshot', hostile, '-o', 'html', '--no-config']);
+  await write('map.mmd', ['map', '--snapshot', EXAMPLE, '-o', 'mermaid']);
+  await write('hostile.mmd', ['map', '--snapshot', hostile, '-o', 'mermaid']);
+  exampleMap = JSON.parse((await arch(['map', '--snapshot', EXAMPLE, '-o', 'json'])).stdout);
+});
+
+/** Nothing but the page itself was requested, and nothing complained. */
+function clean(o: Opened, file: string): void {
+  expect(o.requests).toEqual([pathToFileURL(file).href]);
+  expect(o.problems).toEqual([]);
+}
+
+const pwned = (page: Page): Promise<unknown> => page.evaluate(() => (globalThis as { __pwned?: unknown }).__pwned);
+const openDetail = (page: Page): Promise<string[]> =>
+  page
+    .locator('article.detail')
+    .evaluateAll((els) => els.filter((e) => (globalThis as any).getComputedStyle(e).display !== 'none').map((e) => e.id));
+
+const WORD: Record<string, string> = { critical: 'CRITICAL', error: 'ERROR', warning: 'WARNING', info: 'INFO' };
+/** The status word a part must show, from the map's own data. */
+function wordOf(checks: Array<{ status: string; worst?: string }>): string {
+  const f = checks.filter((c) => c.status === 'findings');
+  if (f.length) {
+    const order = ['critical', 'error', 'warning', 'info'];
+    return WORD[order.find((s) => f.some((c) => (c.worst ?? 'info') === s))!]!;
+  }
+  if (checks.some((c) => c.status === 'partial')) return 'partial';
+  if (checks.some((c) => c.status === 'passed')) return 'ok';
+  if (checks.some((c) => c.status === 'skipped')) return 'skipped';
+  return 'no check';
+}
+
+describe('map -o html on the example', () => {
+  test('opens from file:// with no request and no console error; every part is there with its status in words', async () => {
+    const ctx = await browser();
+    const o = await open(ctx, files['map.html']!);
+    clean(o, files['map.html']!);
+    const parts = await o.page
+      .locator('button.part')
+      .evaluateAll((bs) => bs.map((b) => ({ name: b.querySelector('.name')!.textContent, badge: b.querySelector('.badge')!.textContent })));
+    const want = exampleMap.sections.flatMap((s) => s.lines.map((l) => ({ name: l.name, word: wordOf(l.checks) })));
+    expect(parts.map((p) => p.name).sort()).toEqual(want.map((w) => w.name).sort());
+    for (const w of want) {
+      const p = parts.find((x) => x.name === w.name)!;
+      expect([w.name, p.badge!.replace(/^\S+\s/, '').replace(/ ×\d+$/, '')]).toEqual([w.name, w.word]);
+    }
+    // the four contracts and the distribution's real layout are drawn
+    for (const z of ['LOOPS', 'DOOR', 'STATE', 'INTERFACES'])
+      await expect(o.page.locator('.zone h2', { hasText: z }).count()).resolves.toBe(1);
+    expect(await o.page.locator('.cp .layout').textContent()).toMatch(
+      /^K3s: one `k3s server` process on each server \(lemuel, ilwon, solomon\)/,
+    );
+    await o.page.close();
+  });
+
+  test('clicking a part with a finding shows the finding, why, fix and its blast radius; the parts that depend on it are marked', async () => {
+    const ctx = await browser();
+    const { page } = await open(ctx, files['map.html']!);
+    expect(await openDetail(page)).toEqual([]);
+    await page.locator('button.part', { hasText: 'K3s deploy controller' }).click();
+    const [id] = await openDetail(page);
+    expect(id).toBeDefined();
+    const d = page.locator(`#${id}`);
+    const text = (await d.textContent())!;
+    expect(text).toContain('ARCH-RL03');
+    expect(text).toContain('K3s keeps re-applying the kube-dns Service with clusterIP 169.254.20.10');
+    expect(text).toMatch(/why: The desired state can never be reached/);
+    expect(await d.locator('h4', { hasText: 'Blast radius' }).count()).toBe(1);
+    expect(text).toContain('Broken now: the objects of 6 Addons');
+    expect(text).toContain('named in its findings');
+    expect(text).toContain('Service kube-system/kube-dns');
+    expect(await d.locator('button.copy').count()).toBe(await d.locator('pre.cmd').count());
+    expect(await page.locator('#hint').isVisible()).toBe(false);
+    // etcd: the door and the loops depend on it
+    await page.locator('button.part', { hasText: /^.*etcd3 voters/ }).click();
+    const affected = await page.locator('button.part.affected .name').allTextContents();
+    expect(affected).toEqual(expect.arrayContaining(['API servers', 'Argo CD', 'kube-scheduler']));
+    expect(await page.locator('button.part.selected .name').allTextContents()).toEqual(['etcd']);
+    // the same button again closes it
+    await page.locator('button.part.selected').click();
+    expect(await openDetail(page)).toEqual([]);
+    await page.close();
+  });
+
+  test('keyboard: Tab reaches the parts (buttons), Enter opens one, Esc closes it and gives focus back', async () => {
+    const ctx = await browser();
+    const { page } = await open(ctx, files['map.html']!);
+    let focused = '';
+    for (let i = 0; i < 5 && !focused.startsWith('b-'); i++) {
+      await page.keyboard.press('Tab');
+      focused = await page.evaluate(() => (globalThis as any).document.activeElement?.id ?? '');
+    }
+    expect(focused).toMatch(/^b-p\d+-\d+$/);
+    await page.keyboard.press('Enter');
+    expect(await openDetail(page)).toEqual([`d-${focused.slice(2)}`]);
+    expect(await page.locator(`#${focused}`).getAttribute('aria-expanded')).toBe('true');
+    // on to the deploy controller by keyboard
+    const target = await page.locator('button.part', { hasText: 'K3s deploy controller' }).getAttribute('id');
+    await page.locator(`#${target}`).focus();
+    await page.keyboard.press('Enter');
+    expect(await openDetail(page)).toEqual([`d-${target!.slice(2)}`]);
+    await page.keyboard.press('Escape');
+    expect(await openDetail(page)).toEqual([]);
+    expect(await page.evaluate(() => (globalThis as any).document.activeElement?.id)).toBe(target);
+    await page.close();
+  });
+
+  test('dark by prefers-color-scheme; printed, everything is expanded and no button shows; the PDF prints', async () => {
+    const dark = await browser({ colorScheme: 'dark' });
+    const d = await open(dark, files['map.html']!);
+    clean(d, files['map.html']!);
+    expect(await d.page.evaluate(() => (globalThis as any).getComputedStyle((globalThis as any).document.body).backgroundColor)).toBe(
+      'rgb(13, 17, 23)',
+    );
+    const ctx = await browser();
+    const { page } = await open(ctx, files['map.html']!);
+    await page.emulateMedia({ media: 'print' });
+    expect((await openDetail(page)).length).toBe(await page.locator('button.part').count());
+    expect(await page.locator('button.copy').first().isVisible()).toBe(false);
+    const pdf = await page.pdf({ format: 'A4', printBackground: true });
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    await page.close();
+  });
+});
+
+describe('doctor -o html on the example', () => {
+  test('every check with its status; findings with why and fix commands to copy; prints', async () => {
+    const ctx = await browser();
+    const o = await open(ctx, files['report.html']!);
+    clean(o, files['report.html']!);
+    const report = JSON.parse((await arch(['doctor', '--snapshot', EXAMPLE, '-o', 'json', '--no-config'])).stdout);
+    const shown = await o.page.locator('section.check h3').allTextContents();
+    expect(shown).toHaveLength(report.checks.length);
+    for (const c of report.checks) expect(shown.some((t) => t.includes(`[${c.id}]`))).toBe(true);
+    expect(shown.filter((t) => /^✔ ok /.test(t))).toHaveLength(report.summary.passed);
+    expect(shown.filter((t) => /^✖ ERROR /.test(t))).toHaveLength(2);
+    const findings = await o.page.locator('.finding').count();
+    expect(findings).toBe(report.checks.reduce((n: number, c: { findings: unknown[] }) => n + c.findings.length, 0));
+    expect(await o.page.locator('button.copy').count()).toBe(await o.page.locator('pre.cmd').count());
+    expect(await o.page.locator('.fp dt', { hasText: 'distribution' }).count()).toBe(1);
+    await o.page.emulateMedia({ media: 'print' });
+    expect(await o.page.locator('button.copy').first().isVisible()).toBe(false);
+    expect((await o.page.pdf({ format: 'A4' })).length).toBeGreaterThan(10_000);
+    await o.page.close();
+  });
+});
+
+describe('doctor -o html for several contexts', () => {
+  test('the contexts table links to a section per context; an unreachable one (a hostile name) shows its error', async () => {
+    const report = JSON.parse((await arch(['doctor', '--snapshot', EXAMPLE, '-o', 'json', '--no-config'])).stdout);
+    const file = join(dir, 'fleet.html');
+    writeFileSync(
+      file,
+      renderReportHtml(
+        {
+          apiVersion: 'kubectl-arch/v1',
+          kind: 'ReportList',
+          command: 'doctor',
+          summary: { contexts: 2, reached: 1, failed: 1, findings: report.summary.findings, suppressed: 0, exitCode: 3, durationMs: 9 },
+          contexts: [
+            {
+              context: 'prod-eu',
+              status: 'ok',
+              distribution: 'K3s',
+              serverVersion: 'v1.35.4+k3s1',
+              findings: report.summary.findings,
+              suppressed: 0,
+              worst: 'error',
+              durationMs: 5,
+              exitCode: 1,
+            },
+            {
+              context: PAYLOADS.img,
+              status: 'failed',
+              worst: 'unreachable',
+              durationMs: 4,
+              exitCode: 3,
+              error: { message: `cannot connect: ${PAYLOADS.script}`, exitCode: 3 },
+            },
+          ],
+          items: [report],
+        },
+        'test',
+      ),
+    );
+    const ctx = await browser();
+    const o = await open(ctx, file);
+    clean(o, file);
+    expect(await o.page.locator('table.contexts tbody tr').count()).toBe(2);
+    expect(await o.page.locator('section.context h2').allTextContents()).toEqual(['context prod-eu', `context ${PAYLOADS.img}`]);
+    await o.page.locator('table.contexts a', { hasText: PAYLOADS.img }).click();
+    expect(await o.page.locator('#ctx-1 .error-box').textContent()).toContain(`cannot connect: ${PAYLOADS.script}`);
+    expect(await o.page.locator('#ctx-0 section.check').count()).toBe(report.checks.length);
+    expect(await pwned(o.page)).toBeUndefined();
+    expect(await o.page.locator('img').count()).toBe(0);
+    await o.page.close();
+  });
+});
+
+describe('hostile names', () => {
+  for (const name of ['hostile-map.html', 'hostile-report.html']) {
+    test(`${name}: every payload is shown as text and none runs`, async () => {
+      const ctx = await browser();
+      const o = await open(ctx, files[name]!);
+      const { page } = o;
+      // the payloads are there, as text
+      const body = (await page.locator('body').textContent())!;
+      expect(body).toContain(PAYLOADS.img);
+      expect(body).toContain(PAYLOADS.attr);
+      expect(body).toContain(PAYLOADS.script.replace('</script>', '</script>'));
+      expect(body).toContain(PAYLOADS.comment);
+      expect(body).toContain(PAYLOADS.svg);
+      expect(body).toContain('gpj.\\u202eexe');
+      // and nothing they would have made exists
+      expect(await page.locator('img').count()).toBe(0);
+      expect(await page.locator('svg[onload], [onerror], [onfocus], [autofocus]').count()).toBe(0);
+      expect(await page.locator('script').count()).toBe(name === 'hostile-map.html' ? 2 : 1);
+      // open every part (the map) and focus every button: still nothing ran
+      for (const b of await page.locator('button').all()) {
+        await b.focus();
+        if (name === 'hostile-map.html' && (await b.getAttribute('class'))?.includes('part')) await b.click();
+      }
+      expect(await pwned(page)).toBeUndefined();
+      // the embedded data still holds the exact names
+      if (name === 'hostile-map.html') {
+        const data = JSON.parse((await page.locator('#arch-data').textContent())!);
+        const names = data.sections.flatMap((s: { lines: Array<{ name: string }> }) => s.lines.map((l) => l.name));
+        expect(names).toContain(`validating ${PAYLOADS.img}${PAYLOADS.attr}`);
+      }
+      clean(o, files[name]!);
+      await page.close();
+    });
+  }
+});
+
+describe('map -o mermaid, read by Mermaid itself', () => {
+  test('the example and the hostile cluster parse and draw; hostile labels are text, nothing runs', async () => {
+    const mermaidJs = readFileSync(createRequire(import.meta.url).resolve('mermaid/dist/mermaid.min.js'), 'utf8');
+    const blank = join(dir, 'blank.html');
+    writeFileSync(blank, '<!doctype html><html><head><meta charset="utf-8"></head><body><div id="out"></div></body></html>');
+    const ctx = await browser();
+    const o = await open(ctx, blank);
+    await o.page.addScriptTag({ content: mermaidJs });
+    for (const f of ['map.mmd', 'hostile.mmd']) {
+      const text = readFileSync(files[f]!, 'utf8');
+      const r = await o.page.evaluate(async (t) => {
+        const m = (globalThis as any).mermaid;
+        m.initialize({ startOnLoad: false, securityLevel: 'strict' });
+        const parsed = await m.parse(t);
+        const { svg } = await m.render(`g${Math.random().toString(36).slice(2)}`, t);
+        const out = (globalThis as any).document.getElementById('out');
+        out.innerHTML = svg;
+        return { type: parsed.diagramType, text: out.textContent as string, imgs: out.querySelectorAll('img').length };
+      }, text);
+      expect(r.type).toBe('flowchart-v2');
+      expect(r.imgs).toBe(0);
+      if (f === 'map.mmd') {
+        expect(r.text).toContain('K3s deploy controller');
+        expect(r.text).toContain('DOOR — the API server is the only way in');
+      } else expect(r.text).toContain(`validating ${PAYLOADS.img}`);
+    }
+    expect(await pwned(o.page)).toBeUndefined();
+    expect(o.requests).toEqual([pathToFileURL(blank).href]);
+    expect(o.problems).toEqual([]);
+  });
+});
