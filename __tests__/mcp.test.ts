@@ -8,6 +8,7 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, realpathSync, symli
 import { join } from 'node:path';
 import { CHECKS } from '../src/checks/registry.js';
 import { fit } from '../src/mcp/fit.js';
+import { cutText } from '../src/mcp/server.js';
 import { EXAMPLE_TYPES, exampleObjects } from './helpers/fixtures.js';
 import { call, cliJson, EXAMPLE_REAL, ON_EXAMPLE, startMcp, type Mcp, type ToolResult } from './helpers/mcp.js';
 import { arch, BIN, ROOT } from './helpers/run.js';
@@ -191,6 +192,17 @@ describe('fit (the cut itself)', () => {
 
   test('under the limit it is the value itself', () => {
     expect(fit(report, 10_000_000, 'x')).toBe(report);
+  });
+
+  test('a long text (a cleanup plan of thousands of lines) is cut at a line, saying how much is left', () => {
+    const plan = Array.from({ length: 5000 }, (_, i) => `kubectl delete configmap cm-${i} -n blog --wait=false`).join('\n');
+    const out = cutText(plan, 20_000, 'call orphans with owners');
+    expect(Buffer.byteLength(out)).toBeLessThan(20_200);
+    expect(out.split('\n').slice(-2)[0]).toMatch(/^kubectl delete configmap cm-\d+ -n blog --wait=false$/);
+    const left = Number(/(\d+) more lines/.exec(out)?.[1]);
+    expect(out.split('\n').length - 1 + left).toBe(5000);
+    expect(out).toMatch(/call orphans with owners\)$/);
+    expect(cutText('short', 20_000, 'x')).toBe('short');
   });
 });
 

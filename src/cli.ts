@@ -160,7 +160,10 @@ export async function main(argv = hideBin(process.argv)): Promise<number> {
             describe:
               'Accepted-risk rules (ignore:) from FILE; default: the user config file and ./.kubectl-arch.yaml; --no-config reads none',
             group: 'Accepted risks:',
-          }),
+          })
+          .epilogue(
+            "Tools doctor, orphans, quorum, map and explain answer with the command's -o json; each check's docs is a resource, kubectl-arch://checks/<id>. A call picks a context of this kubeconfig or a snapshot under --allow-snapshot-dir, never a path, flag or command, and runs with --deadline and --request-timeout. --snapshot, -n/-A, --contexts, --cluster, --user and -o are refused here; --fail-on and --color mean nothing. Only GET requests are sent. Registering it with MCP clients: docs/mcp.md.",
+          ),
       run(async () => (await import('./commands/mcp.js')).mcp),
     )
     .command(

@@ -35,6 +35,16 @@ export function toolError(e: unknown): {
   };
 }
 
+/** The text of an answer (a cleanup plan can run to thousands of lines) cut at a line to the same size as its JSON. */
+export function cutText(text: string, max: number, reach: string): string {
+  if (Buffer.byteLength(text) <= max) return text;
+  let end = text.lastIndexOf('\n', max);
+  while (end > 0 && Buffer.byteLength(text.slice(0, end)) > max) end = text.lastIndexOf('\n', end - 1);
+  const kept = text.slice(0, Math.max(0, end));
+  const lines = (s: string): number => s.split('\n').length;
+  return `${kept}\n… (the text is cut to ${max} bytes: ${lines(text) - lines(kept)} more lines; ${reach})`;
+}
+
 class Cancelled extends Error {
   constructor() {
     super('the call was cancelled');
@@ -86,7 +96,7 @@ function handler(spec: ToolSpec, settings: ServerSettings) {
       const cut = structured.truncated ? `\n\n(the JSON is cut to ${settings.maxResultBytes} bytes: ${a.reach})` : '';
       return {
         content: [
-          { type: 'text' as const, text: a.text.replace(/\n+$/, '') + cut },
+          { type: 'text' as const, text: cutText(a.text.replace(/\n+$/, ''), settings.maxResultBytes, a.reach) + cut },
           { type: 'text' as const, text: JSON.stringify(structured) },
         ],
         structuredContent: structured,
