@@ -86,6 +86,10 @@ describe('CLI basics', () => {
     }
     const bad = await arch(['explain', 'no-such-check']);
     expect(bad.code).toBe(2);
+    // -o json without an id: the checks with their codes
+    const list = JSON.parse((await arch(['explain', '-o', 'json'])).stdout);
+    expect(list.checks.map((c: { id: string }) => c.id)).toContain('etcd-quorum');
+    expect(list.checks.find((c: { id: string }) => c.id === 'etcd-quorum').codes['ARCH-EQ01']).toEqual(expect.any(String));
   });
 });
 

@@ -219,6 +219,24 @@ describe('cluster client', () => {
     expect(s.of(R.nodes)).toHaveLength(6);
   });
 
+  test('a stopped run (its signal aborted): requests in flight are destroyed, none is sent after', async () => {
+    srv.faults.quorumHang = true;
+    const ac = new AbortController();
+    const c = await client({ signal: ac.signal, timeoutMs: 3_600_000 });
+    try {
+      const pending = c.getJSON('/api/v1/nodes').catch((e: unknown) => e);
+      while (!srv.requests.some((r) => r.status === -1)) await new Promise((r) => setTimeout(r, 10));
+      ac.abort();
+      expect(await pending).toMatchObject({ code: 'ABORTED' });
+      while (!srv.requests.every((r) => r.status !== -1 || r.closed)) await new Promise((r) => setTimeout(r, 10));
+      const seen = srv.requests.length;
+      expect(await c.getJSON('/version').catch((e: unknown) => e)).toMatchObject({ code: 'ABORTED' });
+      expect(srv.requests.length).toBe(seen);
+    } finally {
+      c.close();
+    }
+  });
+
   test('truncated JSON: not visible with "malformed JSON", no partial data', async () => {
     srv.faults.truncated = 'nodes';
     const s = await snap([R.nodes]);

@@ -12,7 +12,8 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fuseFlipped, parseMachO, parsePE, verifyAdHocSignature } from './helpers/binaries.js';
 import { EXAMPLE, EXAMPLE_TYPES, exampleObjects } from './helpers/fixtures.js';
-import { arch, KUBECTL, ROOT, run } from './helpers/run.js';
+import { call, cliJson, ON_EXAMPLE, startMcp } from './helpers/mcp.js';
+import { arch, BIN, KUBECTL, ROOT, run } from './helpers/run.js';
 import { startTestApiServer, type TestApiServer } from './helpers/testApiServer.js';
 
 const OUT = join(ROOT, 'dist/release');
@@ -71,7 +72,11 @@ beforeAll(async () => {
       main: join(ROOT, 'dist/sea/kubectl-arch.cjs'),
       output: join(tmp, 'sea.blob'),
       disableExperimentalSEAWarning: true,
-      assets: { 'cli.cjs': join(ROOT, 'dist/sea/cli.cjs'), 'client-node.cjs': join(ROOT, 'dist/sea/client-node.cjs') },
+      assets: {
+        'cli.cjs': join(ROOT, 'dist/sea/cli.cjs'),
+        'client-node.cjs': join(ROOT, 'dist/sea/client-node.cjs'),
+        'mcp-sdk.cjs': join(ROOT, 'dist/sea/mcp-sdk.cjs'),
+      },
     }),
   );
   sh(hostNode, ['--experimental-sea-config', join(tmp, 'sea.json')]);
@@ -148,7 +153,7 @@ describe('the npm package', () => {
     // dist/release: README)
     const [info] = JSON.parse(sh('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'])) as [{ files: { path: string }[] }];
     const files = info.files.map((f) => f.path);
-    const bundles = ['dist/kubectl-arch.mjs', 'dist/cli.cjs', 'dist/client-node.cjs'];
+    const bundles = ['dist/kubectl-arch.mjs', 'dist/cli.cjs', 'dist/client-node.cjs', 'dist/mcp-sdk.cjs'];
     expect(files).toEqual(expect.arrayContaining(['LICENSE', 'bin/kubectl-arch', 'bin/kubectl_complete-arch', ...bundles]));
     expect(files.filter((f) => f.startsWith('dist/') && !f.startsWith('dist/chunks/') && !bundles.includes(f))).toEqual([]);
     expect(readFileSync(join(ROOT, 'scripts/build.mjs'), 'utf8')).not.toMatch(/rmSync\('dist'/);
@@ -184,6 +189,48 @@ describe('per platform', () => {
     writeFileSync(join(tmp, 'empty-kubeconfig'), 'apiVersion: v1\nkind: Config\ncontexts: []\n');
     const fleet = await run(exe, ['doctor', '--all-contexts', '--kubeconfig', join(tmp, 'empty-kubeconfig')], env);
     expect(fleet.stderr).toBe('error: --all-contexts: the kubeconfig has no contexts\n  hint: see: kubectl config get-contexts\n');
+  });
+
+  test('linux/amd64: kubectl arch mcp through the single executable, driven by the SDK client over stdio', async () => {
+    const exe = join(ex('linux_amd64'), 'kubectl-arch');
+    const cache = mkdtempSync(join(tmpdir(), 'ka-cache-'));
+    // no Node on PATH: the binary carries its own, and the MCP SDK as an asset with its shipped code cache
+    const m = await startMcp(exe, ['--allow-snapshot-dir', 'examples', '--no-config'], {
+      PATH: '/usr/bin:/bin',
+      KUBECONFIG: srv.kubeconfigPath,
+      KUBECTL_ARCH_DEBUG_CACHE: '1',
+      XDG_CACHE_HOME: cache,
+    });
+    try {
+      expect(m.client.getServerVersion()).toMatchObject({ name: 'kubectl-arch', version: '0.1.0' });
+      expect((await m.client.listTools()).tools.map((t) => t.name)).toEqual(['doctor', 'orphans', 'quorum', 'map', 'explain']);
+      expect((await m.client.listResources()).resources).toHaveLength(10);
+      for (const c of ON_EXAMPLE) {
+        const r = await call(m, c.tool, c.args);
+        expect({ tool: c.tool, isError: r.isError ?? false }).toEqual({ tool: c.tool, isError: false });
+        const sea = await cliJson(exe, c.cli, { PATH: '/usr/bin:/bin' });
+        expect(r.structuredContent).toEqual(sea);
+        // and the npm entry's, byte for byte the same report
+        expect(sea).toEqual(await cliJson(BIN, c.cli));
+      }
+      // bad inputs are tool errors, the server keeps serving
+      const bad = [
+        await call(m, 'doctor', { context: 'prod' }),
+        await call(m, 'doctor', { snapshot: 'examples/../__tests__' }),
+        await call(m, 'doctor', { snapshot: 5 }),
+      ];
+      expect(bad.map((r) => r.isError)).toEqual([true, true, true]);
+      expect(bad[0]!.content[0]!.text).toMatch(/^error: context "prod" does not exist in the kubeconfig/);
+      expect(bad[1]!.content[0]!.text).toMatch(/not under a directory this server may read/);
+      // a cluster through the executable's own Kubernetes client
+      const live = await call(m, 'quorum', {});
+      expect(live.isError).toBeFalsy();
+      expect((live.structuredContent as any).source).toMatchObject({ type: 'cluster', context: 'test' });
+    } finally {
+      await m.close();
+    }
+    expect(m.stderr()).toMatch(/^code cache: mcp-sdk\.cjs shipped accepted$/m);
+    rmSync(cache, { recursive: true, force: true });
   });
 
   test('linux/arm64 runs under qemu: version, and doctor -o json byte-identical to the development build', () => {

@@ -143,8 +143,11 @@ describe('completion', () => {
     expect(script).toContain('kubectl-arch __complete');
     const which = spawnSync('sh', ['-c', `command -v ${shell}`]);
     if (which.status !== 0) return; // not installed here: content checked above
-    const r = spawnSync(shell, ['-n'], { input: script });
-    expect(r.status).toBe(0);
+    // from a file: fish reads no script from a pipe with -n ("Unable to read input file")
+    const file = join(mkdtempSync(join(tmpdir(), 'kubectl-arch-completion-')), `arch.${shell}`);
+    writeFileSync(file, script);
+    const r = spawnSync(shell, ['-n', file]);
+    expect([r.status, String(r.stderr)]).toEqual([0, '']);
   });
 
   test('an unknown shell is a usage error', async () => {

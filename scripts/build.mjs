@@ -1,6 +1,7 @@
 // dist/kubectl-arch.mjs: the ES module entry with the start-up fast paths (version, --help, completion) and
-// its chunks; dist/cli.cjs: the rest of the CLI, and dist/client-node.cjs: the Kubernetes client, which the
-// entry compiles with code caches of its own (src/host/, scripts/lib/bundle-cli.mjs).
+// its chunks; dist/cli.cjs: the rest of the CLI, dist/client-node.cjs: the Kubernetes client, and dist/mcp-sdk.cjs:
+// the MCP SDK (for `mcp` only), which the entry compiles with code caches of its own (src/host/,
+// scripts/lib/bundle-cli.mjs).
 // Measured: as one 18 MB file, `version` took 0.18-0.24 s just to parse it; split, the entry is small
 // and @kubernetes/client-node (most of the bytes) is read only when a command connects.
 import { build } from 'esbuild';
@@ -24,7 +25,7 @@ const clean = () => {
   rmSync('dist/kubectl-arch.mjs', { force: true });
   rmSync('dist/chunks', { recursive: true, force: true });
 };
-for (const f of ['dist/cli.cjs', 'dist/client-node.cjs']) rmSync(f, { force: true });
+for (const f of ['dist/cli.cjs', 'dist/client-node.cjs', 'dist/mcp-sdk.cjs']) rmSync(f, { force: true });
 const buildId = await bundleCli('dist', pkg.version);
 const bundle = (help, explain) =>
   clean() ??

@@ -75,6 +75,7 @@ mkdirSync(OUT, { recursive: true });
 const main = join(WORK, 'kubectl-arch.cjs');
 const cli = join(WORK, 'cli.cjs');
 const clientNode = join(WORK, 'client-node.cjs');
+const mcpSdk = join(WORK, 'mcp-sdk.cjs');
 const buildId = await bundleCli(WORK, pkg.version);
 await build({
   absWorkingDir: ROOT,
@@ -125,11 +126,11 @@ async function buildPlatform(p) {
   const exe = join(dir, p.exe);
   const config = join(dir, 'sea-config.json');
   const runner = p.codeCache === 'qemu' ? [...qemu, nodeBinary(p)] : [hostNode];
-  const assets = { 'cli.cjs': cli, 'client-node.cjs': clientNode };
+  const assets = { 'cli.cjs': cli, 'client-node.cjs': clientNode, 'mcp-sdk.cjs': mcpSdk };
   if (p.codeCache) {
     // the bundles' code caches, made by the target's Node as src/host/cjs.ts compiles them (before anything
     // ran, so that they are reproducible; the binary makes its own after a command ran, src/host/store.ts)
-    for (const b of ['cli', 'client-node']) {
+    for (const b of ['cli', 'client-node', 'mcp-sdk']) {
       assets[`${b}.cache`] = join(dir, `${b}.cache`);
       await runAsync(runner[0], [
         ...runner.slice(1),

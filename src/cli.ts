@@ -144,6 +144,32 @@ export async function main(argv = hideBin(process.argv)): Promise<number> {
       run(async () => (await import('./commands/explain.js')).explain, 'explain'),
     )
     .command(
+      'mcp',
+      'Serve the checks to AI assistants: a read-only Model Context Protocol server on stdio',
+      (y) =>
+        y
+          .option('allow-snapshot-dir', {
+            type: 'string',
+            array: true,
+            describe: 'Let tool calls read snapshots under DIR (repeatable; real paths, symlinks resolved); none by default',
+          })
+          .option('max-result-bytes', {
+            type: 'number',
+            default: 50_000,
+            describe: "Cut a tool's JSON answer to this size (counts kept; filters reach the rest)",
+          })
+          .option('config', {
+            type: 'string',
+            describe:
+              'Accepted-risk rules (ignore:) from FILE; default: the user config file and ./.kubectl-arch.yaml; --no-config reads none',
+            group: 'Accepted risks:',
+          })
+          .epilogue(
+            "Tools doctor, orphans, quorum, map and explain answer with the command's -o json; each check's docs is a resource, kubectl-arch://checks/<id>. A call picks a context of this kubeconfig or a snapshot under --allow-snapshot-dir, never a path, flag or command, and runs with --deadline and --request-timeout. --snapshot, -n/-A, --contexts, --cluster, --user and -o are refused here; --fail-on and --color mean nothing. Only GET requests are sent. Registering it with MCP clients: docs/mcp.md.",
+          ),
+      run(async () => (await import('./commands/mcp.js')).mcp),
+    )
+    .command(
       'rbac',
       'Print the read-only ClusterRoles to apply (kubectl arch rbac | kubectl apply -f -)',
       () => {},

@@ -29,6 +29,7 @@ export const COMMANDS: [string, string][] = [
   ['orphans', 'Objects left running by deleted Argo CD / Flux owners'],
   ['quorum', 'etcd members and the quorum verdict'],
   ['explain', 'Explain a check or finding code'],
+  ['mcp', 'Serve the checks to AI assistants over MCP (stdio)'],
   ['rbac', 'Print the read-only ClusterRoles to apply'],
   ['completion', 'Print a shell completion script (bash, zsh, fish)'],
   ['version', 'Print the kubectl-arch version'],
@@ -78,6 +79,12 @@ const PER_COMMAND: Record<string, Flag[]> = {
     ...FLEET,
   ],
   snapshot: [{ name: 'deep', desc: 'Include what --deep checks read' }],
+  mcp: [
+    { name: 'allow-snapshot-dir', desc: 'Let tool calls read snapshots under DIR', value: 'files' },
+    { name: 'max-result-bytes', desc: "Cut a tool's JSON answer to this size", value: 'none' },
+    { name: 'config', desc: 'Accepted-risk rules from FILE', value: 'files' },
+    { name: 'no-config', desc: 'Read no accepted-risk rules' },
+  ],
   orphans: [{ name: 'cleanup-plan', desc: 'Print (never run) the kubectl delete commands' }, ...FLEET],
   quorum: [
     { name: 'etcd-endpoints', desc: 'Comma-separated etcd client URLs to probe directly', value: 'none' },

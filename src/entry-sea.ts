@@ -1,6 +1,6 @@
 // Entry for the single-executable (Node SEA) build used by krew: CommonJS, so no top-level await.
 // The main script is small (start-up fast paths and completion); the rest of the CLI is the SEA asset
-// cli.cjs, and the Kubernetes client the asset client-node.cjs, compiled only when a command needs them
+// cli.cjs, the Kubernetes client the asset client-node.cjs and the MCP SDK mcp-sdk.cjs, compiled only when a command needs them
 // (src/host/), with the code caches the release made with the target's own Node where it could
 // (scripts/release.mjs, scripts/lib/sea-cache.cjs), then with our own made after a command ran.
 import { fast } from './fast-paths.js';

@@ -43,6 +43,8 @@ export interface RequestRecord {
   accept: string;
   status: number;
   auth?: string;
+  /** A request left hanging (quorumHang) whose connection the client closed. */
+  closed?: boolean;
 }
 
 export interface TestApiServer {
@@ -149,6 +151,9 @@ export async function startTestApiServer(opts: { types: ResourceType[]; objects:
       !url.searchParams.get('continue')
     ) {
       rec.status = -1;
+      res.on('close', () => {
+        rec.closed = true;
+      });
       return; // hang: the client's timeout or abort ends it
     }
     const configz = /^\/api\/v1\/nodes\/([^/]+)\/proxy\/configz$/.exec(p);

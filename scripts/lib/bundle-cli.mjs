@@ -1,6 +1,7 @@
 // The CLI bundles both the npm package (scripts/build.mjs) and the single executables (scripts/release.mjs)
-// run through src/host/: cli.cjs, the whole CLI (0.8 MB), and client-node.cjs, the Kubernetes client (1.7 MB),
-// which only commands that connect load. CommonJS, because vm.Script compiles it with a code cache made after
+// run through src/host/: cli.cjs, the whole CLI (0.8 MB), client-node.cjs, the Kubernetes client (1.7 MB),
+// which only commands that connect load, and mcp-sdk.cjs, the MCP SDK with zod (1.2 MB), which only
+// `kubectl arch mcp` loads. CommonJS, because vm.Script compiles it with a code cache made after
 // a command ran (src/host/cjs.ts); every import() is turned into require() (a vm.Script has no module
 // loader: an import() left in failed with "A dynamic import callback was not specified").
 import { createHash } from 'node:crypto';
@@ -14,6 +15,8 @@ import { lazyDeps } from './lazy-deps.mjs';
 const ROOT = new URL('../..', import.meta.url).pathname;
 const CLIENT = '@kubernetes/client-node/dist/config.js';
 const CLIENT_NODE = 'kubectl-arch:client-node'; // = src/host/cjs.ts
+const MCP_SDK = 'kubectl-arch:mcp-sdk'; // = src/host/cjs.ts
+const MCP_SDK_SOURCE = 'src/mcp/sdk.ts';
 
 /** The client module our code imports is left to the host, which loads client-node.cjs for it. */
 const clientByHost = {
@@ -23,6 +26,22 @@ const clientByHost = {
       if (args.path !== CLIENT)
         throw new Error(`${args.importer}: import ${CLIENT}, the one module client-node.cjs holds, not ${args.path}`);
       return { path: CLIENT_NODE, external: true };
+    });
+  },
+};
+
+/** src/mcp/sdk.ts, the one module that imports the MCP SDK and zod, is left to the host, which loads mcp-sdk.cjs
+ *  for it; an import of either from anywhere else would put them in cli.cjs, which every command loads. */
+const mcpByHost = {
+  name: 'mcp-by-host',
+  setup(b) {
+    b.onResolve({ filter: /(^|[\\/])sdk\.js$/ }, (args) =>
+      /[\\/]src[\\/]mcp$/.test(args.resolveDir) && args.path === './sdk.js' ? { path: MCP_SDK, external: true } : undefined,
+    );
+    b.onResolve({ filter: /^(@modelcontextprotocol\/|zod($|\/))/ }, (args) => {
+      if (/[\\/]src[\\/]/.test(args.importer))
+        throw new Error(`${args.importer}: import ${args.path} only in ${MCP_SDK_SOURCE} (bundled as mcp-sdk.cjs)`);
+      return undefined;
     });
   },
 };
@@ -60,6 +79,9 @@ module.exports = new Proxy({}, {
   },
 };
 
+/** = src/host/run.ts's Bundle */
+export const BUNDLES = ['cli.cjs', 'client-node.cjs', 'mcp-sdk.cjs'];
+
 const common = {
   absWorkingDir: ROOT,
   bundle: true,
@@ -76,13 +98,13 @@ const common = {
   banner: { js: "var __kubectl_arch_url = require('node:url').pathToFileURL(__filename).href;" },
 };
 
-/** Writes outdir/cli.cjs and outdir/client-node.cjs; returns a hash of both (the code caches' build id). */
+/** Writes outdir/cli.cjs, outdir/client-node.cjs and outdir/mcp-sdk.cjs; returns a hash of them (the code caches' build id). */
 export async function bundleCli(outdir, version) {
   await build({
     ...common,
     entryPoints: ['src/cli-bundle.ts'],
     outfile: join(outdir, 'cli.cjs'),
-    plugins: [lazyDeps, builtinsByRequire, clientByHost],
+    plugins: [lazyDeps, builtinsByRequire, clientByHost, mcpByHost],
     define: { ...common.define, __VERSION__: JSON.stringify(version), __HELP__: 'null', __EXPLAIN__: 'null' },
   });
   // the client is not ours to debug: without whitespace and comments it is smaller, and ASCII
@@ -93,9 +115,17 @@ export async function bundleCli(outdir, version) {
     plugins: [builtinsByRequire, lazyClientDeps],
     minifyWhitespace: true,
   });
+  // the MCP SDK with zod: not ours to debug either
+  await build({
+    ...common,
+    entryPoints: [MCP_SDK_SOURCE],
+    outfile: join(outdir, 'mcp-sdk.cjs'),
+    plugins: [builtinsByRequire],
+    minifyWhitespace: true,
+  });
   // both are read as latin1 (src/host/npm.ts: 1.3 ms for 0.8 MB against 4.5 ms as UTF-8), so they must be
   // ASCII: esbuild escapes strings, not regular expression literals (write \u2014 there, not the character)
-  for (const f of ['cli.cjs', 'client-node.cjs']) {
+  for (const f of BUNDLES) {
     const text = readFileSync(join(outdir, f), 'latin1');
     const bad = text.search(/[^\x00-\x7f]/);
     if (bad >= 0) {
@@ -106,6 +136,6 @@ export async function bundleCli(outdir, version) {
     }
   }
   const h = createHash('sha256');
-  for (const f of ['cli.cjs', 'client-node.cjs']) h.update(readFileSync(join(outdir, f)));
+  for (const f of BUNDLES) h.update(readFileSync(join(outdir, f)));
   return h.digest('hex').slice(0, 16);
 }

@@ -44,6 +44,8 @@ export interface ClientOptions {
   maxPages: number;
   /** The run's overall time limit: no request outlives it. */
   deadline?: Deadline;
+  /** Stops the run (an MCP call cancelled): requests in flight are destroyed, no new one is sent. */
+  signal?: AbortSignal;
 }
 
 export const DEFAULT_CLIENT_OPTIONS: ClientOptions = {
@@ -83,7 +85,19 @@ export class ApiTransportError extends Error {
   }
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+/** A wait that a stopped run cuts short (the next request then fails at once). */
+const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
+  new Promise((r) => {
+    const t = setTimeout(r, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(t);
+        r();
+      },
+      { once: true },
+    );
+  });
 
 function serverMessage(body: string): string {
   try {
@@ -200,7 +214,8 @@ export class ApiClient {
     else this.active--;
   }
 
-  private once(path: string, accept: string, maxMs = this.opts.timeoutMs, signal?: AbortSignal): Promise<ApiResponse> {
+  private once(path: string, accept: string, maxMs = this.opts.timeoutMs, own?: AbortSignal): Promise<ApiResponse> {
+    const signal = own && this.opts.signal ? AbortSignal.any([own, this.opts.signal]) : (own ?? this.opts.signal);
     const url = new URL(this.base.pathname.replace(/\/$/, '') + path, this.base);
     const mod = url.protocol === 'http:' ? http : https;
     const dl = this.opts.deadline;
@@ -291,7 +306,7 @@ export class ApiClient {
       attempt++;
       const ra = res?.headers['retry-after'];
       const raMs = ra !== undefined && /^\d+$/.test(String(ra)) ? Number(ra) * 1000 : 200 * 2 ** attempt;
-      await sleep(Math.min(raMs, this.opts.maxRetryAfterMs, this.opts.deadline?.remaining() ?? Infinity));
+      await sleep(Math.min(raMs, this.opts.maxRetryAfterMs, this.opts.deadline?.remaining() ?? Infinity), this.opts.signal);
     }
   }
 

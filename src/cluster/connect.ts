@@ -43,7 +43,7 @@ interface Auth {
   refresh: () => Promise<Record<string, string>>;
 }
 
-async function authOptions(cfg: ResolvedConfig, timeoutMs: number): Promise<Auth> {
+async function authOptions(cfg: ResolvedConfig, timeoutMs: number, signal?: AbortSignal): Promise<Auth> {
   const userEntry = cfg.raw.users[0]!;
   const userName = userEntry.name;
   const u = { ...((userEntry.user ?? {}) as UserEntry) };
@@ -57,7 +57,7 @@ async function authOptions(cfg: ResolvedConfig, timeoutMs: number): Promise<Auth
   const clusterEntry = cfg.raw.clusters[0]!;
   const ours = async (): Promise<{ headers: Record<string, string>; cert?: string; key?: string }> => {
     if (exec) {
-      const r = await runExecPlugin(userName, exec, { timeoutMs, cluster: clusterEntry.cluster as Record<string, unknown> });
+      const r = await runExecPlugin(userName, exec, { timeoutMs, cluster: clusterEntry.cluster as Record<string, unknown>, signal });
       return { headers: r.token ? { Authorization: `Bearer ${r.token}` } : {}, cert: r.cert, key: r.key };
     }
     if (typeof tokenFile === 'string' && tokenFile !== '' && !u.token)
@@ -109,6 +109,7 @@ export async function connect(cfg: ResolvedConfig, clientOpts: ClientOptions): P
   const { opts, refresh } = await authOptions(
     cfg,
     clientOpts.deadline ? Math.max(1000, clientOpts.deadline.remaining()) : clientOpts.timeoutMs,
+    clientOpts.signal,
   );
   const transport: TransportOptions = {
     server: cfg.server,

@@ -26,9 +26,10 @@ export interface ExecResult {
 export async function runExecPlugin(
   user: string,
   exec: ExecConfig,
-  opts: { timeoutMs: number; cluster?: Record<string, unknown> },
+  opts: { timeoutMs: number; cluster?: Record<string, unknown>; signal?: AbortSignal },
 ): Promise<ExecResult> {
   if (!exec || typeof exec.command !== 'string' || exec.command === '') throw new InputError(`user "${user}": exec has no command`);
+  if (opts.signal?.aborted) throw new InputError(`user "${user}": exec credential plugin ${exec.command} not run: the run was cancelled`);
   const interactive = exec.interactiveMode !== 'Never' && Boolean(process.stdin.isTTY);
   if (exec.interactiveMode === 'Always' && !interactive) {
     throw new InputError(`user "${user}": exec plugin ${exec.command} needs an interactive terminal (interactiveMode: Always)`);
@@ -63,11 +64,18 @@ export async function runExecPlugin(
       }
     };
     const unregister = onInterrupt(kill);
+    // a stopped run (an MCP call cancelled) kills the plugin as Ctrl-C does
+    const stop = (): void => {
+      kill();
+      done(new InputError(`user "${user}": exec credential plugin ${exec.command} stopped: the run was cancelled`));
+    };
+    opts.signal?.addEventListener('abort', stop, { once: true });
     const done = (err: Error | null, r?: ExecResult): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       unregister();
+      opts.signal?.removeEventListener('abort', stop);
       if (err) reject(err);
       else resolve(r!);
     };

@@ -31,6 +31,13 @@ export interface GlobalArgs {
   config?: string | boolean;
   /** Set by the multi-context runner (not a flag): this run is one context of several (no spinner, log lines prefixed). */
   fleetMember?: string;
+  /** Set by the MCP server (not flags): what is being fetched, and a signal that stops the run's requests. */
+  hooks?: RunHooks;
+}
+
+export interface RunHooks {
+  progress?: (what: string) => void;
+  signal?: AbortSignal;
 }
 
 /** kubectl-style duration: "30", "30s", "1m", "500ms", "0" (no limit). flag names the option in errors. */
@@ -124,14 +131,20 @@ export async function acquire(
   // several contexts at once: each request line says which context it belongs to
   const prefix = args.fleetMember !== undefined ? `[${termSafe(args.fleetMember)}] ` : '';
   const log = args.verbose ? (l: string) => process.stderr.write(`${prefix}${l}\n`) : undefined;
-  const client = await connect(cfg, { ...DEFAULT_CLIENT_OPTIONS, timeoutMs, deadline, log });
+  const client = await connect(cfg, { ...DEFAULT_CLIENT_OPTIONS, timeoutMs, deadline, log, signal: args.hooks?.signal });
   const sp = await spinner(args);
+  const report = args.hooks?.progress;
   try {
     const snap = await fetchSnapshot(client, needs, {
       namespace,
       contextName: cfg.contextName,
       server: cfg.server,
-      progress: sp.text,
+      progress: report
+        ? (t) => {
+            sp.text(t);
+            report(`${prefix}${t}`);
+          }
+        : sp.text,
       nodeGets: extra.nodeGets,
       allTypes: extra.allTypes,
     });

@@ -7,7 +7,7 @@ import type { Need } from '../model.js';
 import { DEFAULT_SETTINGS, type NodeGet, type Settings } from '../checks/types.js';
 import { REPORT_API_VERSION, summarize, worst, type Report } from '../render/report.js';
 import { acquire, parseDuration, type GlobalArgs } from './common.js';
-import { execute, placeOf, risksInfo, type PerContext } from './fleet.js';
+import { execute, placeOf, risksInfo, runAll, type PerContext, type Runs } from './fleet.js';
 
 export interface DoctorArgs extends GlobalArgs {
   deep?: boolean;
@@ -66,4 +66,9 @@ const doctorOne =
 export async function doctor(args: DoctorArgs): Promise<number> {
   const settings = { stuckAfterMs: stuckAfter(args) }; // before any request, once for every context
   return execute('doctor', args, doctorOne(settings));
+}
+
+/** doctor's runs, unprinted (the MCP server's doctor tool). */
+export function doctorRuns(args: DoctorArgs): Promise<Runs> {
+  return runAll('doctor', args, doctorOne({ stuckAfterMs: stuckAfter(args) }));
 }

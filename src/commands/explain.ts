@@ -1,35 +1,53 @@
 // `kubectl arch explain <id>`: the long form of a check's documentation.
 import { CHECKS, findCheck } from '../checks/registry.js';
+import type { Check } from '../checks/types.js';
 import { EXIT, InputError } from '../errors.js';
 import { type GlobalArgs } from './common.js';
 import { printStructured } from './output.js';
 import { explainText } from '../checks/docs.js';
 
+/** The check an id or finding code names; a usage error naming the known checks otherwise. */
+export function checkFor(id: string): Check {
+  const c = findCheck(id);
+  if (!c) throw new InputError(`no check or finding code "${id}"`, `known checks: ${CHECKS.map((x) => x.id).join(', ')}`);
+  return c;
+}
+
+/** `explain <id> -o json|yaml`: a check's documentation as data. */
+export function explainDoc(c: Check): Record<string, unknown> {
+  return {
+    id: c.id,
+    title: c.title,
+    severity: c.severity,
+    codes: c.codes,
+    docs: c.docs,
+    needs: c.needs.map((n) => ({
+      resource: `${n.resource}${n.group ? '.' + n.group : ''}`,
+      role: n.role,
+      withoutIt: n.lost,
+      metadataOnly: Boolean(n.metadataOnly),
+    })),
+  };
+}
+
+/** `explain -o json|yaml` without an id: the checks with their codes. */
+export const checkList = (): Record<string, unknown> => ({
+  checks: CHECKS.map((c) => ({ id: c.id, title: c.title, severity: c.severity, codes: c.codes })),
+});
+
+/** `explain` without an id: the list of checks. */
+export const checkListText = (): string =>
+  `Checks (kubectl arch explain <id>):\n${CHECKS.map((c) => `  ${c.id.padEnd(22)} ${c.title}`).join('\n')}\n`;
+
 export async function explain(args: GlobalArgs & { id?: string }): Promise<number> {
   if (!args.id) {
-    const rows = CHECKS.map((c) => `  ${c.id.padEnd(22)} ${c.title}`);
-    process.stdout.write(`Checks (kubectl arch explain <id>):\n${rows.join('\n')}\n`);
+    if (args.output !== 'table') await printStructured(checkList(), args.output);
+    else process.stdout.write(checkListText());
     return EXIT.OK;
   }
-  const c = findCheck(args.id);
-  if (!c) throw new InputError(`no check or finding code "${args.id}"`, `known checks: ${CHECKS.map((x) => x.id).join(', ')}`);
+  const c = checkFor(args.id);
   if (args.output !== 'table') {
-    await printStructured(
-      {
-        id: c.id,
-        title: c.title,
-        severity: c.severity,
-        codes: c.codes,
-        docs: c.docs,
-        needs: c.needs.map((n) => ({
-          resource: `${n.resource}${n.group ? '.' + n.group : ''}`,
-          role: n.role,
-          withoutIt: n.lost,
-          metadataOnly: Boolean(n.metadataOnly),
-        })),
-      },
-      args.output,
-    );
+    await printStructured(explainDoc(c), args.output);
     return EXIT.OK;
   }
   process.stdout.write(explainText(c));

@@ -30,6 +30,8 @@ export interface Outcome {
   source: Acquired['source'];
   distribution?: string;
   serverVersion?: string;
+  /** orphans: the cleanup plan (`--cleanup-plan`'s text), never run. */
+  plan?: () => string;
 }
 
 export type PerContext = (args: GlobalArgs, risks: AcceptedRisks) => Promise<Outcome>;
@@ -84,7 +86,7 @@ export async function fleetContexts(args: GlobalArgs): Promise<string[] | null> 
 const SEVS: Severity[] = ['critical', 'error', 'warning', 'info'];
 const worstName = (rank: number): string => SEVS.find((s) => SEVERITY_RANK[s] === rank) ?? 'none';
 
-interface Done {
+export interface Done {
   context: string;
   startedAt: Date;
   durationMs: number;
@@ -201,14 +203,18 @@ export function summaryTable(command: string, rows: ContextRow[], totalMs: numbe
   return [head, '', ...lines, ''].join('\n') + '\n';
 }
 
-/** doctor, orphans and quorum: one context or many, in every output format. */
-export async function execute(command: string, args: GlobalArgs, fn: PerContext): Promise<number> {
-  // pages and pictures: html is doctor's (and map's); mermaid and dot are map's - a usage error before any request
-  if ((args.output === 'html' && command !== 'doctor') || args.output === 'mermaid' || args.output === 'dot')
-    throw new InputError(
-      `-o ${args.output} is for ${args.output === 'html' ? 'doctor and map' : 'map'}, not ${command}`,
-      'use -o table, json, yaml, sarif, junit, prometheus or policyreport',
-    );
+/** The runs of doctor, orphans or quorum over one context or many, before anything is printed. */
+export interface Runs {
+  command: string;
+  /** The contexts of a multi-context run; null for a single run. */
+  contexts: string[] | null;
+  done: Done[];
+  exitCode: number;
+  totalMs: number;
+}
+
+/** doctor, orphans and quorum: one context or many, nothing printed (execute prints; the MCP server returns it). */
+export async function runAll(command: string, args: GlobalArgs, fn: PerContext): Promise<Runs> {
   const contexts = await fleetContexts(args);
   const risks = acceptedRisks(args);
   const since = stopwatch();
@@ -221,7 +227,44 @@ export async function execute(command: string, args: GlobalArgs, fn: PerContext)
   const totalMs = since();
   // a single run is named by the context it resolved (or the snapshot)
   if (!contexts) done[0]!.context = done[0]!.outcome?.source.context ?? done[0]!.outcome?.source.path ?? '';
-  const exitCode = Math.max(...done.map((d) => d.exitCode));
+  return { command, contexts, done, exitCode: Math.max(...done.map((d) => d.exitCode)), totalMs };
+}
+
+/** What -o json|yaml prints: the one context's document, or a ReportList over every context. */
+export function structuredOf(r: Runs): Record<string, unknown> {
+  const { command, done, exitCode } = r;
+  if (!r.contexts) return done[0]!.outcome!.structured;
+  const rows = done.map(row);
+  const all = done.flatMap((d) => d.outcome?.checks.flatMap((c) => c.findings) ?? []);
+  const list: ReportList = {
+    apiVersion: REPORT_API_VERSION,
+    kind: 'ReportList',
+    command,
+    summary: {
+      contexts: rows.length,
+      reached: rows.filter((x) => x.status === 'ok').length,
+      failed: rows.filter((x) => x.status === 'failed').length,
+      findings: countBySeverity(all),
+      suppressed: done.reduce((n, d) => n + (d.outcome?.suppressed.length ?? 0), 0),
+      exitCode,
+      durationMs: Math.round(r.totalMs),
+    },
+    contexts: rows,
+    items: done.flatMap((d) => (d.outcome ? [d.outcome.structured] : [])),
+  };
+  return list as unknown as Record<string, unknown>;
+}
+
+/** doctor, orphans and quorum: one context or many, in every output format. */
+export async function execute(command: string, args: GlobalArgs, fn: PerContext): Promise<number> {
+  // pages and pictures: html is doctor's (and map's); mermaid and dot are map's - a usage error before any request
+  if ((args.output === 'html' && command !== 'doctor') || args.output === 'mermaid' || args.output === 'dot')
+    throw new InputError(
+      `-o ${args.output} is for ${args.output === 'html' ? 'doctor and map' : 'map'}, not ${command}`,
+      'use -o table, json, yaml, sarif, junit, prometheus or policyreport',
+    );
+  const runs = await runAll(command, args, fn);
+  const { contexts, done, exitCode, totalMs } = runs;
   const out = args.output;
   if (isMachineFormat(out)) {
     const { renderFormat } = await import('../render/formats/index.js');
@@ -234,38 +277,21 @@ export async function execute(command: string, args: GlobalArgs, fn: PerContext)
     );
     return exitCode;
   }
-  if (!contexts) {
-    const o = done[0]!.outcome!;
-    if (out === 'table') await write(await o.text(stdoutStyle(args)));
-    else if (out === 'html') await write((await import('../render/html/report.js')).renderReportHtml(o.structured as never, VERSION));
-    else await printStructured(o.structured, out);
+  if (out === 'json' || out === 'yaml') {
+    await printStructured(structuredOf(runs), out);
     return exitCode;
   }
-  const rows = done.map(row);
-  if (out === 'json' || out === 'yaml' || out === 'html') {
-    const all = done.flatMap((d) => d.outcome?.checks.flatMap((c) => c.findings) ?? []);
-    const list: ReportList = {
-      apiVersion: REPORT_API_VERSION,
-      kind: 'ReportList',
-      command,
-      summary: {
-        contexts: rows.length,
-        reached: rows.filter((r) => r.status === 'ok').length,
-        failed: rows.filter((r) => r.status === 'failed').length,
-        findings: countBySeverity(all),
-        suppressed: done.reduce((n, d) => n + (d.outcome?.suppressed.length ?? 0), 0),
-        exitCode,
-        durationMs: Math.round(totalMs),
-      },
-      contexts: rows,
-      items: done.flatMap((d) => (d.outcome ? [d.outcome.structured] : [])),
-    };
-    if (out === 'html') await write((await import('../render/html/report.js')).renderReportHtml(list, VERSION));
-    else await printStructured(list, out);
+  if (out === 'html') {
+    const { renderReportHtml } = await import('../render/html/report.js');
+    await write(renderReportHtml(structuredOf(runs) as never, VERSION));
+    return exitCode;
+  }
+  if (!contexts) {
+    await write(await done[0]!.outcome!.text(stdoutStyle(args)));
     return exitCode;
   }
   const s = stdoutStyle(args);
-  let text = summaryTable(command, rows, totalMs, s);
+  let text = summaryTable(command, done.map(row), totalMs, s);
   for (const d of done) {
     text += `\n${s.bold(`═══ context ${termSafe(d.context)} ═══`)}\n`;
     if (d.outcome) text += await d.outcome.text(s);

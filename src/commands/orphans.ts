@@ -32,6 +32,14 @@ function keep<T>(items: T[], toFinding: (t: T) => Draft, rules: Parameters<typeo
   return { kept, findings, suppressed };
 }
 
+/** `--cleanup-plan`'s text: the kubectl delete commands for the groups kept, and what the accepted risks left out. */
+function planText(kept: Parameters<typeof cleanupPlan>[0], suppressed: SuppressedFinding[]): string {
+  let plan = cleanupPlan(kept);
+  if (suppressed.length)
+    plan += `# not in this plan: ${suppressed.length} group(s) suppressed as accepted risks (${suppressed.map((f) => f.title.replace(/[\r\n]+/g, ' ')).join('; ')})\n`;
+  return plan;
+}
+
 export const orphansOne: PerContext = async (args: OrphanArgs, risks) => {
   const { snap, source } = await acquire(args, [...FINGERPRINT_NEEDS, ...gitopsOrphans.needs], { allTypes: true });
   const scanned = scanOrphans(snap);
@@ -69,6 +77,7 @@ export const orphansOne: PerContext = async (args: OrphanArgs, risks) => {
     source,
     distribution: fp.distribution,
     serverVersion: fp.serverVersion,
+    plan: () => planText(g.kept, g.suppressed),
   };
 };
 
@@ -86,10 +95,7 @@ export async function orphans(args: OrphanArgs): Promise<number> {
       ...rep.elsewhere.map((x) => stamp(gitopsOrphans, elsewhereFinding(x))),
       ...rep.deleting.map((x) => stamp(gitopsOrphans, deletingFinding(x))),
     ];
-    let plan = cleanupPlan(g.kept);
-    if (g.suppressed.length)
-      plan += `# not in this plan: ${g.suppressed.length} group(s) suppressed as accepted risks (${g.suppressed.map((f) => f.title.replace(/[\r\n]+/g, ' ')).join('; ')})\n`;
-    process.stdout.write(plan);
+    process.stdout.write(planText(g.kept, g.suppressed));
     const { exitFor } = await import('./common.js');
     return exitFor(worstRank(all), args['fail-on']);
   }

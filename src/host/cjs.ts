@@ -41,6 +41,9 @@ export function compile(source: string, filename: string, cachedData: Buffer | u
 /** The CLI bundle leaves the Kubernetes client to its host under this name (scripts/lib/bundle-cli.mjs). */
 export const CLIENT_NODE = 'kubectl-arch:client-node';
 
+/** ... and the MCP SDK (src/mcp/sdk.ts), which only `kubectl arch mcp` loads. */
+export const MCP_SDK = 'kubectl-arch:mcp-sdk';
+
 /** Commands of src/cli.ts (src/complete.ts's list): each gets its own code cache, holding what that command runs. */
 const NAMES = new Set(COMMANDS.map(([name]) => name));
 

@@ -1,4 +1,4 @@
-// The npm package's host for the CLI bundle: dist/cli.cjs and dist/client-node.cjs next to the entry, code
+// The npm package's host for the CLI bundle: dist/cli.cjs, dist/client-node.cjs and dist/mcp-sdk.cjs next to the entry, code
 // caches in the user's cache directory (src/host/store.ts).
 import { runCli } from './run.js';
 import { userStore } from './store.js';

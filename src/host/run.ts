@@ -1,10 +1,11 @@
 // Runs the CLI bundle for either entry (src/entry-npm.ts: files in dist/; src/entry-sea.ts: assets of the executable):
-// compiles cli.cjs, and client-node.cjs when a command asks for the Kubernetes client, each with the best code
+// compiles cli.cjs, client-node.cjs when a command asks for the Kubernetes client, and mcp-sdk.cjs when `mcp`
+// asks for the MCP SDK, each with the best code
 // cache at hand, and after the command saves a cache holding what it compiled, if it had none of its own.
-import { CLIENT_NODE, cacheName, compile } from './cjs.js';
+import { CLIENT_NODE, MCP_SDK, cacheName, compile } from './cjs.js';
 import type { Store } from './store.js';
 
-export type Bundle = 'cli.cjs' | 'client-node.cjs';
+export type Bundle = 'cli.cjs' | 'client-node.cjs' | 'mcp-sdk.cjs';
 
 export interface Host {
   /** The bundle's source text. */
@@ -40,7 +41,13 @@ export async function runCli(host: Host, argv: readonly string[]): Promise<numbe
     return c.run(req, host.modulePath(bundle), host.dirname);
   };
   let client: unknown;
-  const req = (id: string): unknown => (id === CLIENT_NODE ? (client ??= load('client-node.cjs', 'client-node')) : host.require(id));
+  let sdk: unknown;
+  const req = (id: string): unknown =>
+    id === CLIENT_NODE
+      ? (client ??= load('client-node.cjs', 'client-node'))
+      : id === MCP_SDK
+        ? (sdk ??= load('mcp-sdk.cjs', 'mcp-sdk'))
+        : host.require(id);
   const cli = load('cli.cjs', cacheName(argv)) as { main: () => Promise<number> };
   const code = await cli.main();
   // only a run that went through (a report, exit 0 or 1) ran the code worth keeping: a cache made by a

@@ -1,0 +1,187 @@
+// The MCP server's tools: one per command, each answering with the command's -o json (structured content, and the
+// same JSON as text for clients that read only text) and a short summary to quote. Every tool only reads (the
+// cluster through src/cluster/, or a snapshot); none takes a command, a flag, a file other than an allowed
+// snapshot, or a kubeconfig. The input schemas are strict: an unknown key is refused, not ignored.
+//
+// A new tool is one ToolSpec in TOOLS. `what-if` (#29) joins here once `kubectl arch what-if` exists: its inputs
+// (node names, what happens to them) as a shape, and run() calling the command's report function — the way the
+// others call doctorRuns, runAll or mapReport — so that its answer is the CLI's -o json too.
+import type { z as Z } from 'zod';
+import { CHECKS } from '../checks/registry.js';
+import { explainText } from '../checks/docs.js';
+import type { RunHooks } from '../commands/common.js';
+import { doctorRuns, type DoctorArgs } from '../commands/doctor.js';
+import { checkFor, checkList, checkListText, explainDoc } from '../commands/explain.js';
+import { runAll, structuredOf, type Runs } from '../commands/fleet.js';
+import { mapReport } from '../commands/map.js';
+import { orphansOne } from '../commands/orphans.js';
+import { quorumOne } from '../commands/quorum.js';
+import { makeStyle } from '../render/style.js';
+import { filterDoctor, filterOrphans } from './fit.js';
+import { callArgs, type ServerSettings, type SourceInput } from './inputs.js';
+import { runsSummary } from './summary.js';
+
+type Zod = typeof Z;
+
+/** What a tool answers: the CLI's JSON (perhaps filtered), a summary, and how to reach what a cut leaves out. */
+export interface ToolAnswer {
+  structured: Record<string, unknown>;
+  text: string;
+  /** Said in the `truncated` note of a result cut to size. */
+  reach: string;
+}
+
+export interface ToolSpec {
+  name: string;
+  title: string;
+  description: string;
+  /** The input's fields (the SDK turns them into the JSON schema a client sees; the object is strict). */
+  input(z: Zod): Record<string, Z.ZodType>;
+  /** Reads a cluster or a snapshot (MCP's openWorldHint); explain reads only its own docs. */
+  openWorld: boolean;
+  run(input: any, settings: ServerSettings, hooks: RunHooks): Promise<ToolAnswer>;
+}
+
+const CHECK_IDS = CHECKS.map((c) => c.id) as [string, ...string[]];
+const CODES = CHECKS.flatMap((c) => Object.keys(c.codes)) as [string, ...string[]];
+
+/** Where a tool reads from: a context (or several) of the server's kubeconfig, or an allowed snapshot. */
+function source(z: Zod, opts: { many: boolean; namespace: boolean }): Record<string, Z.ZodType> {
+  const name = z.string().min(1).max(253);
+  return {
+    context: name
+      .optional()
+      .describe(
+        "A context of the kubeconfig the server was started with (default: the server's --context, else the kubeconfig's current context)",
+      ),
+    ...(opts.many
+      ? {
+          contexts: z
+            .array(name.regex(/^[^,]+$/, 'a context name without commas'))
+            .min(1)
+            .max(100)
+            .optional()
+            .describe('Several contexts at once, each its own report (a ReportList, as --contexts gives)'),
+          allContexts: z.boolean().optional().describe('Every context of the kubeconfig (--all-contexts)'),
+        }
+      : {}),
+    snapshot: z
+      .string()
+      .min(1)
+      .max(4096)
+      .optional()
+      .describe(
+        'Work offline on a snapshot file or directory (kubectl arch snapshot output); only under the directories the server allows (--allow-snapshot-dir)',
+      ),
+    ...(opts.namespace
+      ? {
+          namespace: z
+            .string()
+            .max(63)
+            .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'a namespace name')
+            .optional()
+            .describe('Limit namespaced objects to this namespace (-n); GitOps owners are still read everywhere'),
+        }
+      : {}),
+  };
+}
+
+const sourceOf = (i: SourceInput & Record<string, unknown>): SourceInput => ({
+  context: i.context,
+  contexts: i.contexts,
+  allContexts: i.allContexts,
+  snapshot: i.snapshot,
+  namespace: i.namespace,
+});
+
+export const TOOLS: ToolSpec[] = [
+  {
+    name: 'doctor',
+    title: 'Diagnose a cluster (every check)',
+    description:
+      'Runs every kubectl-arch check (immutable-field retry loops, GitOps orphans, etcd quorum, webhooks, aggregated APIs, certificates, DNS, stuck deletions, CSI drivers) and returns the report of `kubectl arch doctor -o json`: each check passed, partial, skipped with its reason, or its findings with evidence, why and fix steps for a human (never run). checks and codes narrow the answer to those checks or finding codes; the summary still counts the whole run.',
+    input: (z) => ({
+      ...source(z, { many: true, namespace: true }),
+      checks: z.array(z.enum(CHECK_IDS)).min(1).optional().describe('Only these checks in the answer'),
+      codes: z.array(z.enum(CODES)).min(1).optional().describe('Only findings with these codes in the answer (e.g. ARCH-OR01)'),
+      deep: z.boolean().optional().describe('Also read kubelet configs through nodes/proxy (--deep; needs get nodes/proxy)'),
+    }),
+    openWorld: true,
+    async run(input, settings, hooks) {
+      const args: DoctorArgs = { ...callArgs(settings, sourceOf(input), hooks), deep: Boolean(input.deep), 'stuck-after': '10m' };
+      const runs = await doctorRuns(args);
+      const shown = (id: string, code: string): boolean =>
+        (!input.checks?.length || input.checks.includes(id)) && (!input.codes?.length || input.codes.includes(code));
+      return {
+        structured: filterDoctor(structuredOf(runs), input.checks, input.codes),
+        text: runsSummary(runs, shown),
+        reach: 'the summary counts the whole run; call doctor again with checks or codes to see what was cut',
+      };
+    },
+  },
+  {
+    name: 'orphans',
+    title: 'What deleted GitOps owners left running',
+    description:
+      'Objects left by deleted Argo CD Applications and Flux Kustomizations/HelmReleases, grouped by former owner, with liveness (pods, endpoints, routes, volumes) and confidence: `kubectl arch orphans -o json`. The text also holds the cleanup plan (`--cleanup-plan`: kubectl delete commands in a safe order) for a human to review; it is never run. owners narrows the answer to those former owners.',
+    input: (z) => ({
+      ...source(z, { many: true, namespace: true }),
+      owners: z.array(z.string().min(1).max(507)).min(1).optional().describe('Only these former owners (name or namespace/name)'),
+    }),
+    openWorld: true,
+    async run(input, settings, hooks) {
+      const runs = await runAll('orphans', callArgs(settings, sourceOf(input), hooks), orphansOne);
+      const plan = runs.contexts ? undefined : runs.done[0]!.outcome!.plan?.();
+      return {
+        structured: filterOrphans(structuredOf(runs), input.owners),
+        text:
+          runsSummary(runs) +
+          (plan !== undefined
+            ? `\n\nCleanup plan (kubectl arch orphans --cleanup-plan), for a human to review; nothing was run:\n${plan}`
+            : runs.contexts
+              ? '\n\nCleanup plans are made for one context at a time (their commands carry no --context): call orphans with context.'
+              : ''),
+        reach: 'call orphans again with owners (or namespace) to see what was cut',
+      };
+    },
+  },
+  {
+    name: 'quorum',
+    title: 'etcd quorum',
+    description:
+      "etcd members (where, role, health, evidence) and the verdict, e.g. '3 voters, 2 healthy — quorum 2 — no failure tolerated — DEGRADED', as seen through the API (`kubectl arch quorum -o json`). It does not talk to etcd itself.",
+    input: (z) => source(z, { many: true, namespace: false }),
+    openWorld: true,
+    async run(input, settings, hooks) {
+      const runs: Runs = await runAll('quorum', callArgs(settings, sourceOf(input), hooks), quorumOne);
+      return { structured: structuredOf(runs), text: runsSummary(runs), reach: 'call quorum for one context at a time' };
+    },
+  },
+  {
+    name: 'map',
+    title: 'The cluster by contract',
+    description:
+      'The cluster by its architecture: state (etcd), door (API servers, certificate, webhooks, aggregated APIs), loops (controllers, Argo CD, Flux, finalizers), interfaces (CRI, CNI, CSI, DNS, ingress), each line with the status of the checks that concern it (`kubectl arch map -o json`). The text is the map as the CLI draws it.',
+    input: (z) => source(z, { many: false, namespace: true }),
+    openWorld: true,
+    async run(input, settings, hooks) {
+      const r = await mapReport(callArgs(settings, sourceOf(input), hooks));
+      return { structured: r.structured, text: await r.text(makeStyle(false)), reach: 'call map with namespace to see less' };
+    },
+  },
+  {
+    name: 'explain',
+    title: 'Explain a check or finding code',
+    description:
+      'What a check looks for, why it matters, how to fix it and what its evidence can and cannot prove (`kubectl arch explain <id> -o json`); without id, the list of checks with their finding codes. The same text is offered as the resource kubectl-arch://checks/<id>.',
+    input: (z) => ({
+      id: z.string().min(1).max(64).optional().describe('A check id (e.g. etcd-quorum) or finding code (e.g. ARCH-EQ01)'),
+    }),
+    openWorld: false,
+    async run(input) {
+      if (input.id === undefined) return { structured: checkList(), text: checkListText(), reach: '' };
+      const c = checkFor(input.id);
+      return { structured: explainDoc(c), text: explainText(c), reach: '' };
+    },
+  },
+];
