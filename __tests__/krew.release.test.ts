@@ -14,6 +14,7 @@ import { fuseFlipped, parseMachO, parsePE, verifyAdHocSignature } from './helper
 import { EXAMPLE, EXAMPLE_TYPES, exampleObjects } from './helpers/fixtures.js';
 import { call, cliJson, ON_EXAMPLE, startMcp } from './helpers/mcp.js';
 import { arch, BIN, KUBECTL, ROOT, run } from './helpers/run.js';
+import { CHECKS } from '../src/checks/registry.js';
 import { startTestApiServer, type TestApiServer } from './helpers/testApiServer.js';
 
 const OUT = join(ROOT, 'dist/release');
@@ -204,7 +205,7 @@ describe('per platform', () => {
     try {
       expect(m.client.getServerVersion()).toMatchObject({ name: 'kubectl-arch', version: '0.1.0' });
       expect((await m.client.listTools()).tools.map((t) => t.name)).toEqual(['doctor', 'orphans', 'quorum', 'map', 'explain']);
-      expect((await m.client.listResources()).resources).toHaveLength(10);
+      expect((await m.client.listResources()).resources.map((r) => r.name)).toEqual(CHECKS.map((c) => c.id));
       for (const c of ON_EXAMPLE) {
         const r = await call(m, c.tool, c.args);
         expect({ tool: c.tool, isError: r.isError ?? false }).toEqual({ tool: c.tool, isError: false });
