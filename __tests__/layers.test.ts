@@ -30,6 +30,8 @@ const MAY: Record<string, string[]> = {
   orphans: DOMAIN,
   checks: DOMAIN,
   map: DOMAIN,
+  // what-if runs the checks on a changed snapshot: domain, no I/O
+  whatif: [...DOMAIN, 'whatif'],
   // a renderer knows no command and no client
   render: [...DOMAIN, 'render', 'config'],
   config: [...BASE, 'config'],

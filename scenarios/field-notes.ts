@@ -142,6 +142,8 @@ export function k3sNode(c: ClusterBuilder, name: string, ip: string, server: boo
         { type: 'Hostname', address: name },
       ],
       conditions,
+      // home-lab mini PCs: servers 4 cores / 16 GiB, agents 8 / 32 (allocatable: what pods may request)
+      allocatable: server ? { cpu: '4', memory: '16318864Ki', pods: '110' } : { cpu: '8', memory: '32637728Ki', pods: '110' },
       nodeInfo: {
         kubeletVersion: 'v1.35.4+k3s1',
         kubeProxyVersion: 'v1.35.4+k3s1',

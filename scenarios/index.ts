@@ -77,6 +77,7 @@ const CAPTURED_TYPES = [
   'CSIDriver.storage.k8s.io',
   'CSINode.storage.k8s.io',
   'ETCDSnapshotFile.k3s.cattle.io',
+  'PodDisruptionBudget.policy',
 ];
 
 export interface Built {

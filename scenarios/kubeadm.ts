@@ -21,6 +21,7 @@ export function kubeadmBase(c: ClusterBuilder): void {
         conditions: [
           { type: 'Ready', status: 'True', reason: 'KubeletReady', lastHeartbeatTime: c.ago(20_000), lastTransitionTime: c.ago(DAY) },
         ],
+        allocatable: { cpu: '2', memory: '7923216Ki', pods: '110' },
         nodeInfo: {
           kubeletVersion: 'v1.35.4',
           kubeProxyVersion: 'v1.35.4',

@@ -104,6 +104,22 @@ export async function main(argv = hideBin(process.argv)): Promise<number> {
       run(async () => (await import('./commands/map.js')).map),
     )
     .command(
+      'what-if <nodes..>',
+      'Predict what breaks if these nodes go down (reboot, drain, outage), or with --remove are removed for good',
+      (y) =>
+        y
+          .positional('nodes', { type: 'string', array: true, describe: 'node names (kubectl get nodes)' })
+          .option('remove', {
+            type: 'boolean',
+            default: false,
+            describe: 'Gone for good: the nodes deleted, their etcd members removed',
+          })
+          .epilogue(
+            'Exit 1 when a prediction is at or above --fail-on (so `kubectl arch what-if n3 && kubectl drain n3` is a gate), 2 for a node that does not exist. Read-only: it changes nothing.',
+          ),
+      run(async () => (await import('./commands/whatif.js')).whatif, 'what-if'),
+    )
+    .command(
       'snapshot',
       'Save what the checks need to stdout (YAML; -o json for JSON), for --snapshot later',
       (y) => y.option('deep', { type: 'boolean', default: false, describe: 'Include what --deep checks read' }),

@@ -25,6 +25,7 @@ export async function explainCandidates(): Promise<[string, string][]> {
 export const COMMANDS: [string, string][] = [
   ['doctor', 'Run every check and print one report'],
   ['map', 'The cluster by contract, with the checks that concern each part'],
+  ['what-if', 'Predict what breaks if these nodes go down, or with --remove are removed'],
   ['snapshot', 'Save what the checks need to stdout, for --snapshot later'],
   ['orphans', 'Objects left running by deleted Argo CD / Flux owners'],
   ['quorum', 'etcd members and the quorum verdict'],
@@ -79,6 +80,7 @@ const PER_COMMAND: Record<string, Flag[]> = {
     ...FLEET,
   ],
   snapshot: [{ name: 'deep', desc: 'Include what --deep checks read' }],
+  'what-if': [{ name: 'remove', desc: 'Gone for good: the nodes deleted, their etcd members removed' }],
   mcp: [
     { name: 'allow-snapshot-dir', desc: 'Let tool calls read snapshots under DIR', value: 'files' },
     { name: 'max-result-bytes', desc: "Cut a tool's JSON answer to this size", value: 'none' },
@@ -113,6 +115,39 @@ async function kubeconfigNames(words: string[], kind: 'contexts' | 'clusters' | 
   // the one kubeconfig reader (src/cluster/kubeconfig.ts), lenient: completion never fails, an unreadable file offers nothing
   const { kubeconfigNames } = await import('./cluster/kubeconfig.js');
   return kubeconfigNames({ kubeconfig: explicit }, kind, true);
+}
+
+/** The value of --name VALUE or --name=VALUE among the words typed, the last one winning. */
+function flagValue(words: string[], name: string): string | undefined {
+  let v: string | undefined;
+  words.forEach((w, i) => {
+    if (w === `--${name}`) v = words[i + 1];
+    else if (w.startsWith(`--${name}=`)) v = w.slice(name.length + 3);
+  });
+  return v;
+}
+
+/** Node names for what-if: from --snapshot, else one short metadata-only list from the cluster. */
+async function nodeNames(words: string[]): Promise<string[]> {
+  const snapshot = flagValue(words, 'snapshot');
+  if (snapshot) {
+    try {
+      const { loadSnapshot } = await import('./snapshot/load.js');
+      const { R } = await import('./resources.js');
+      return loadSnapshot(snapshot)
+        .of(R.nodes)
+        .map((n) => n.metadata.name);
+    } catch {
+      return [];
+    }
+  }
+  const { liveNodeNames } = await import('./cluster/names.js');
+  return liveNodeNames({
+    kubeconfig: flagValue(words, 'kubeconfig'),
+    context: flagValue(words, 'context'),
+    cluster: flagValue(words, 'cluster'),
+    user: flagValue(words, 'user'),
+  });
 }
 
 async function values(flag: Flag, words: string[], typed: string): Promise<{ items: [string, string][]; directive: number }> {
@@ -171,6 +206,9 @@ export async function complete(args: string[]): Promise<string> {
     items = COMMANDS;
   } else if (cmd === 'explain' && positionals.length === 0) {
     items = await explainCandidates();
+  } else if (cmd === 'what-if') {
+    const chosen = new Set(positionals);
+    items = (await nodeNames(words)).filter((n) => !chosen.has(n)).map((n) => [n, '']);
   } else if (cmd === 'completion' && positionals.length === 0) {
     items = SHELLS.map((s) => [s, '']);
   }

@@ -10,12 +10,38 @@ const t = (group: string, version: string, resource: string, kind: string, names
   namespaced,
 });
 
-/** Pods: checks read metadata, the node, the phase, readiness and restarts — not the (large) spec. */
+/** Pods: checks read metadata, the node, the phase, readiness and restarts — not the (large) spec; what-if also the
+ *  requests, tolerations and claims (never env, commands or images). */
 const trimPod = (o: KObject): KObject => ({
   apiVersion: o.apiVersion,
   kind: o.kind,
   metadata: o.metadata,
-  spec: { nodeName: o.spec?.nodeName },
+  spec: {
+    nodeName: o.spec?.nodeName,
+    ...(Array.isArray(o.spec?.tolerations)
+      ? { tolerations: o.spec.tolerations.map((t: Record<string, unknown>) => ({ key: t.key, operator: t.operator, effect: t.effect })) }
+      : {}),
+    ...(Array.isArray(o.spec?.volumes) && o.spec.volumes.some((v: { persistentVolumeClaim?: unknown }) => v?.persistentVolumeClaim)
+      ? {
+          volumes: o.spec.volumes
+            .filter((v: { persistentVolumeClaim?: unknown }) => v?.persistentVolumeClaim)
+            .map((v: { name?: string; persistentVolumeClaim: { claimName?: string } }) => ({
+              name: v.name,
+              persistentVolumeClaim: { claimName: v.persistentVolumeClaim.claimName },
+            })),
+        }
+      : {}),
+    ...(Array.isArray(o.spec?.containers)
+      ? {
+          containers: o.spec.containers.map((c: { name?: string; resources?: { requests?: Record<string, unknown> } }) => ({
+            name: c.name,
+            ...(c.resources?.requests
+              ? { resources: { requests: { cpu: c.resources.requests.cpu, memory: c.resources.requests.memory } } }
+              : {}),
+          })),
+        }
+      : {}),
+  },
   status: {
     phase: o.status?.phase,
     conditions: o.status?.conditions,
@@ -39,7 +65,14 @@ const trimNode = (o: KObject): KObject => ({
   kind: o.kind,
   metadata: o.metadata,
   spec: { providerID: o.spec?.providerID, unschedulable: o.spec?.unschedulable, taints: o.spec?.taints, podCIDR: o.spec?.podCIDR },
-  status: { conditions: o.status?.conditions, nodeInfo: o.status?.nodeInfo, addresses: o.status?.addresses },
+  status: {
+    conditions: o.status?.conditions,
+    nodeInfo: o.status?.nodeInfo,
+    addresses: o.status?.addresses,
+    ...(o.status?.allocatable
+      ? { allocatable: { cpu: o.status.allocatable.cpu, memory: o.status.allocatable.memory, pods: o.status.allocatable.pods } }
+      : {}),
+  },
 });
 
 const without = (o: unknown, keys: string[]): unknown => {
@@ -104,6 +137,8 @@ export const R = {
     bodiesFor: (m) => m.namespace === 'kube-system' && (m.labels?.tier === 'control-plane' || m.labels?.component === 'etcd'),
   } as Need,
   services: t('', 'v1', 'services', 'Service', true),
+  replicasets: { ...t('apps', 'v1', 'replicasets', 'ReplicaSet', true), metadataOnly: true } as Need,
+  pdbs: t('policy', 'v1', 'poddisruptionbudgets', 'PodDisruptionBudget', true),
   endpoints: t('', 'v1', 'endpoints', 'Endpoints', true),
   configmaps: t('', 'v1', 'configmaps', 'ConfigMap', true),
   events: {

@@ -97,7 +97,8 @@ const STORAGE_DOWN =
  * inside it (its own 60 s request timeout, or etcd's "request timed out") cannot read from etcd.
  */
 export function apiEvidence(snap: Snapshot): { served: boolean; storageDown?: string } {
-  const served = !snap.header.fromCache && snap.kinds().length > 0 && readyzEtcd(snap.header.readyz) !== 'failed';
+  const served =
+    !snap.header.fromCache && !snap.header.hypothetical && snap.kinds().length > 0 && readyzEtcd(snap.header.readyz) !== 'failed';
   if (served || !snap.header.serverVersion) return { served };
   const timeouts = snap.unavailable().filter((u) => STORAGE_DOWN.test(u.reason));
   return timeouts.length >= 2 ? { served, storageDown: timeouts[0]!.reason } : { served };
@@ -209,7 +210,7 @@ function k3sMembers(snap: Snapshot, now: number, distribution: Distribution): { 
       else if (notReady && health === 'healthy' && !probed) health = 'unknown';
       if (stale && health === 'healthy') health = 'unknown';
       const nodeText = notReady
-        ? `, node NotReady (its kubelet${health === 'healthy' ? `; the member answers the etcd leader${pod && podReady(pod) ? ' and its pod is Ready' : ''}` : '; the member itself may still run'})`
+        ? `, node NotReady (its kubelet${health === 'healthy' ? `; the member answers the etcd leader${pod && podReady(pod) ? ' and its pod is Ready' : ''}` : health === 'unknown' ? '; the member itself may still run' : ''})`
         : '';
       const evidence = `EtcdIsVoter=${c.status}/${c.reason ?? ''}, heartbeat ${age}${nodeText}${pod && !podReady(pod) ? ', etcd pod not Ready' : ''}${stale ? ' (stale)' : ''}`;
       return {
@@ -457,6 +458,14 @@ export function quorumView(snap: Snapshot, now: Date): QuorumView {
   let members: Member[] = [];
   let source = '';
   const finish = (): QuorumView => {
+    // what-if: a member on a node taken down goes down with its server, whatever evidence it had
+    const hypo = snap.header.hypothetical;
+    if (hypo && !hypo.remove)
+      for (const m of members)
+        if (m.node && hypo.nodes.includes(m.node) && m.health !== 'unhealthy') {
+          m.health = 'unhealthy';
+          m.evidence += ' \u2014 down in this what-if (its server with it)';
+        }
     if (rz === 'failed') {
       // the states below are the last ones the API server cached: not current
       for (const m of members) {

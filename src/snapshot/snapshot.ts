@@ -39,6 +39,8 @@ export interface SnapshotHeader {
     serving?: { subject?: string; issuer?: string; notAfter: string; dnsNames?: string[] };
     client?: { subject?: string; issuer?: string; notAfter: string };
   };
+  /** A cluster as it would be with these nodes down (what-if), not as it was read: the API answering says nothing. */
+  hypothetical?: { nodes: string[]; remove: boolean };
   /** Namespace the capture was limited to, if any. */
   namespace?: string;
   /** Types that were listed (possibly empty); distinguishes "none exist" from "not captured". */

@@ -1,0 +1,102 @@
+// what-if held to real threads where a reboot, a drain or a node removal caused (or nearly caused) an outage, and to
+// the example: src/whatif/cases/<slug>/ (CASE.md, snapshot.yaml — the cluster before — and expected.yaml: the
+// hypothesis, the exit code with --fail-on error, the predictions that must appear and what must not).
+import { describe, expect, test } from '@jest/globals';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { load } from 'js-yaml';
+import { CHECKS } from '../src/checks/registry.js';
+import { evidenceTime } from '../src/checks/run.js';
+import { SEVERITY_RANK, worstRank } from '../src/model.js';
+import { loadSnapshot } from '../src/snapshot/load.js';
+import { whatIf, type Prediction } from '../src/whatif/predict.js';
+import { EXAMPLE } from './helpers/fixtures.js';
+import { arch, ROOT } from './helpers/run.js';
+
+const DIR = join(ROOT, 'src/whatif/cases');
+const cases = readdirSync(DIR, { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name)
+  .sort();
+
+interface Expected {
+  nodes: string[];
+  remove: boolean;
+  exitCode: number;
+  predictions?: Array<{ code: string; contract?: string; severity?: string; objects?: string[]; text?: string[] }>;
+  mustNot?: Array<{ code?: string; phrase?: string }>;
+}
+const objText = (o: { kind: string; namespace?: string; name: string }): string =>
+  `${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}`;
+const words = (p: Prediction): string => [p.title, p.message, p.why ?? '', ...(p.fix ?? [])].join('\n');
+
+test('the what-if corpus holds real cases, true negatives among them', () => {
+  expect(cases.length).toBeGreaterThanOrEqual(6);
+  const negatives = cases.filter((c) => (load(readFileSync(join(DIR, c, 'expected.yaml'), 'utf8')) as Expected).exitCode === 0);
+  expect(negatives.length).toBeGreaterThanOrEqual(2);
+});
+
+describe.each(cases)('%s', (name) => {
+  test('CASE.md cites a real thread', () => {
+    expect(existsSync(join(DIR, name, 'CASE.md'))).toBe(true);
+    expect(readFileSync(join(DIR, name, 'CASE.md'), 'utf8')).toMatch(/^Source: [\w.-]+\/[\w.-]+#\d+/m);
+  });
+  test('predictions as expected', () => {
+    const exp = load(readFileSync(join(DIR, name, 'expected.yaml'), 'utf8')) as Expected;
+    const snap = loadSnapshot(join(DIR, name, 'snapshot.yaml'));
+    const r = whatIf(snap, { nodes: exp.nodes, remove: Boolean(exp.remove) }, evidenceTime(snap), CHECKS);
+    const seen = r.predictions.map((p) => `${p.code} ${p.severity} ${p.contract} [${p.objects.map(objText).join(', ')}] ${p.title}`);
+    for (const want of exp.predictions ?? []) {
+      const hit = r.predictions.find(
+        (p) =>
+          p.code === want.code &&
+          (!want.contract || p.contract === want.contract) &&
+          (!want.severity || p.severity === want.severity) &&
+          (want.objects ?? []).every((o) => p.objects.map(objText).includes(o)) &&
+          (want.text ?? []).every((t) => words(p).includes(t)),
+      );
+      expect([JSON.stringify(want), hit ? 'found' : seen]).toEqual([JSON.stringify(want), 'found']);
+    }
+    for (const no of exp.mustNot ?? []) {
+      if (no.code) expect(r.predictions.map((p) => p.code)).not.toContain(no.code);
+      if (no.phrase) for (const p of r.predictions) expect(words(p)).not.toContain(no.phrase);
+    }
+    const worst = worstRank(r.predictions);
+    expect([worst >= SEVERITY_RANK.error ? 1 : 0, seen]).toEqual([exp.exitCode, seen]);
+  });
+});
+
+describe('on the example (the field notes)', () => {
+  test('what-if ilwon: what runs only there, and quorum holds with no failure tolerated', async () => {
+    const r = await arch(['what-if', 'ilwon', '--snapshot', EXAMPLE, '-o', 'json']);
+    const j = JSON.parse(r.stdout);
+    const codes = j.predictions.map((p: Prediction) => `${p.code} ${p.objects.map(objText).join(', ')}`);
+    expect(codes).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^ARCH-WH01 ValidatingWebhookConfiguration cert-manager-webhook/),
+        expect.stringMatching(/^ARCH-API01 APIService v1beta1.metrics.k8s.io/),
+        expect.stringMatching(/^ARCH-WI05 Deployment kube-system\/local-path-provisioner/),
+      ]),
+    );
+    const eq = j.predictions.find((p: Prediction) => p.code === 'ARCH-EQ02');
+    expect(eq.title).toMatch(/3 voters, 2 healthy — quorum 2 — no failure tolerated — DEGRADED/);
+    expect(r.code).toBe(1);
+  });
+  test('what-if ilwon solomon: quorum and cluster DNS are lost', async () => {
+    const j = JSON.parse((await arch(['what-if', 'ilwon', 'solomon', '--snapshot', EXAMPLE, '-o', 'json'])).stdout);
+    expect(j.predictions.map((p: Prediction) => `${p.code} ${p.severity}`)).toEqual(
+      expect.arrayContaining(['ARCH-EQ01 critical', 'ARCH-DNS01 critical']),
+    );
+    expect(j.oneAtATime.each.map((e: { node: string }) => e.node)).toEqual(['ilwon', 'solomon']);
+  });
+  test('what-if lemuel --remove: two voters left, an even count, and it says why', async () => {
+    const r = await arch(['what-if', 'lemuel', '--remove', '--snapshot', EXAMPLE]);
+    expect(r.stdout).toMatch(/WARNING ARCH-EQ03 {2}etcd has an even number of voters \(2\)/);
+    expect(r.stdout).toMatch(/Two members are worse than one/);
+    expect(r.code).toBe(0);
+  });
+  test('a node that does not exist is a usage error naming it (exit 2), before any prediction', async () => {
+    const r = await arch(['what-if', 'lemuel', 'nope', '--snapshot', EXAMPLE]);
+    expect([r.code, r.stderr]).toEqual([2, expect.stringMatching(/node "nope" does not exist/)]);
+  });
+});
