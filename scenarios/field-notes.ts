@@ -81,6 +81,55 @@ export function withTracking(o: KObject, app: string): KObject {
   return o;
 }
 
+/**
+ * A claim of the K3s local-path provisioner for a Deployment's pods, bound to a PV that only the pod's node can mount
+ * (the provisioner writes nodeAffinity kubernetes.io/hostname In [node] and a hostPath under
+ * /var/lib/rancher/k3s/storage), and the claim mounted by the Deployment's template and its pods.
+ */
+export function localPathVolume(c: ClusterBuilder, d: KObject, claim: string, app?: string): void {
+  const ns = d.metadata.namespace!;
+  const pods = c.all('Pod').filter((p) => p.metadata.namespace === ns && p.metadata.labels?.app === d.spec.selector.matchLabels.app);
+  const node = String(pods[0]?.spec?.nodeName);
+  const id = createHash('sha256').update(`${ns}/${claim}`).digest('hex');
+  const pv = `pvc-${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20, 32)}`;
+  const volume = { name: 'data', persistentVolumeClaim: { claimName: claim } };
+  d.spec.template.spec.volumes = [volume];
+  for (const p of pods) p.spec.volumes = [volume];
+  const pvc = c.add({
+    apiVersion: 'v1',
+    kind: 'PersistentVolumeClaim',
+    metadata: c.meta(claim, ns, {
+      annotations: {
+        'pv.kubernetes.io/bind-completed': 'yes',
+        'volume.kubernetes.io/selected-node': node,
+        'volume.kubernetes.io/storage-provisioner': 'rancher.io/local-path',
+      },
+    }),
+    spec: { accessModes: ['ReadWriteOnce'], storageClassName: 'local-path', volumeName: pv, resources: { requests: { storage: '2Gi' } } },
+    status: { phase: 'Bound', capacity: { storage: '2Gi' } },
+  });
+  if (app) withTracking(pvc, app);
+  c.add({
+    apiVersion: 'v1',
+    kind: 'PersistentVolume',
+    metadata: c.meta(pv, undefined, {
+      annotations: { 'local.path.provisioner/selected-node': node, 'pv.kubernetes.io/provisioned-by': 'rancher.io/local-path' },
+    }),
+    spec: {
+      capacity: { storage: '2Gi' },
+      accessModes: ['ReadWriteOnce'],
+      persistentVolumeReclaimPolicy: 'Delete',
+      storageClassName: 'local-path',
+      claimRef: { kind: 'PersistentVolumeClaim', namespace: ns, name: claim },
+      hostPath: { path: `/var/lib/rancher/k3s/storage/${pv}_${ns}_${claim}`, type: 'DirectoryOrCreate' },
+      nodeAffinity: {
+        required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: [node] }] }] },
+      },
+    },
+    status: { phase: 'Bound' },
+  });
+}
+
 export function k3sNode(c: ClusterBuilder, name: string, ip: string, server: boolean, podCidrIndex: number): KObject {
   const labels: Record<string, string> = {
     'kubernetes.io/hostname': name,
@@ -280,8 +329,10 @@ export function fieldNotesBase(c: ClusterBuilder, opts: { servers?: number } = {
   ] as const) {
     application(c, name, name, fin ? ['resources-finalizer.argocd.argoproj.io'] : undefined);
     apps++;
-    withTracking(c.deployment(name, name, 1, { app: name }, { nodes: work }), name);
+    const d = withTracking(c.deployment(name, name, 1, { app: name }, { nodes: work }), name);
     withTracking(c.service(name, name, { app: name }, `10.43.${100 + apps}.${20 + apps}`), name);
+    // stateful apps keep their data on local-path volumes, on the node where their pod first ran
+    if (name === 'gitea' || name === 'vaultwarden') localPathVolume(c, d, `${name}-data`, name);
   }
   c.event(
     'metrics-server.18a2f3c4d5e6f710',

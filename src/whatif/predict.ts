@@ -437,7 +437,15 @@ function own(snap: Snapshot, h: Hypothesis, now: Date, checks: Check[]): Predict
         fix: ['copy the newest snapshot off the servers first (k3s etcd-snapshot save on a server that stays, or to S3)'],
       });
   }
-  return out;
+  // one fault, one finding: a workload whose pods cannot move is said once, by WI03 (it goes down and stays down)
+  return out.filter(
+    (p) =>
+      p.code !== 'ARCH-WI01' ||
+      !ws
+        .get(`${p.objects[0]!.kind}/${p.objects[0]!.namespace}/${p.objects[0]!.name}`)
+        ?.pods.filter(on)
+        .every((x) => pinned.has(`${x.metadata.namespace}/${x.metadata.name}`)),
+  );
 }
 
 // ---------------------------------------------------------------- the whole prediction

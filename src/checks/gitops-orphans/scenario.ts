@@ -71,6 +71,12 @@ export const scenarios: Scenario[] = [
               storageClassName: 'local-path',
               claimRef: { kind: 'PersistentVolumeClaim', namespace: 'blog', name: 'blog-data' },
               hostPath: { path: '/var/lib/rancher/k3s/storage/pvc-3f6b1c2e_blog_blog-data' },
+              // the local-path provisioner pins the volume to the node it was made on
+              nodeAffinity: {
+                required: {
+                  nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: ['david'] }] }],
+                },
+              },
             },
             status: { phase: 'Bound' },
           },
