@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { etcdQuorum } from '../src/checks/etcd-quorum/check.js';
 import { CHECKS } from '../src/checks/registry.js';
+import { WHATIF_CODES } from '../src/whatif/codes.js';
 import { arch, kubectl, ROOT } from './helpers/run.js';
 
 describe("fast paths give the full CLI's output", () => {
@@ -79,8 +80,8 @@ describe('completion', () => {
     expect(candidates((await arch(['__complete', 'explain', 'ARCH-EQ0'])).stdout)).toEqual(
       Object.keys(etcdQuorum.codes).filter((k) => k.startsWith('ARCH-EQ0')),
     );
-    // rendered at build time: exactly the registry's ids and codes
-    expect(ex).toEqual(CHECKS.flatMap((c) => [c.id, ...Object.keys(c.codes)]));
+    // rendered at build time: exactly the registry's ids and codes, then what-if's page and codes
+    expect(ex).toEqual([...CHECKS.flatMap((c) => [c.id, ...Object.keys(c.codes)]), 'what-if', ...Object.keys(WHATIF_CODES)]);
     expect(candidates((await arch(['__complete', 'doctor', '-o', ''])).stdout)).toEqual([
       'table',
       'json',

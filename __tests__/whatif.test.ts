@@ -10,7 +10,9 @@ import { evidenceTime } from '../src/checks/run.js';
 import { SEVERITY_RANK, worstRank } from '../src/model.js';
 import { loadSnapshot } from '../src/snapshot/load.js';
 import { whatIf, type Prediction } from '../src/whatif/predict.js';
-import { EXAMPLE } from './helpers/fixtures.js';
+import { WHATIF_CODES } from '../src/whatif/codes.js';
+import { EXAMPLE, EXAMPLE_TYPES, exampleObjects } from './helpers/fixtures.js';
+import { startTestApiServer } from './helpers/testApiServer.js';
 import { arch, ROOT } from './helpers/run.js';
 
 const DIR = join(ROOT, 'src/whatif/cases');
@@ -98,5 +100,33 @@ describe('on the example (the field notes)', () => {
   test('a node that does not exist is a usage error naming it (exit 2), before any prediction', async () => {
     const r = await arch(['what-if', 'lemuel', 'nope', '--snapshot', EXAMPLE]);
     expect([r.code, r.stderr]).toEqual([2, expect.stringMatching(/node "nope" does not exist/)]);
+  });
+});
+
+describe('explain and completion', () => {
+  test('explain what-if (and any ARCH-WI code) is the page: what it predicts, its limits, every own code', async () => {
+    const page = await arch(['explain', 'what-if']);
+    expect(page.code).toBe(0);
+    expect(page.stdout).toMatch(/^WHAT A PREDICTION CAN AND CANNOT KNOW$/m);
+    for (const code of Object.keys(WHATIF_CODES)) expect(page.stdout).toContain(code);
+    expect((await arch(['explain', 'ARCH-WI03'])).stdout).toBe(page.stdout);
+    const doc = JSON.parse((await arch(['explain', 'what-if', '-o', 'json'])).stdout);
+    expect(Object.keys(doc.codes)).toEqual(Object.keys(WHATIF_CODES));
+  });
+  test('node names complete from --snapshot, leaving out those already named', async () => {
+    const r = await arch(['__complete', 'what-if', '--snapshot', EXAMPLE, 'ilwon', '']);
+    expect(r.stdout.trim().split('\n')).toEqual(['lemuel', 'solomon', 'david', 'louise', 'isagal', ':4']);
+  });
+  test('live, one short metadata-only list of nodes from the API server', async () => {
+    const api = await startTestApiServer({ types: EXAMPLE_TYPES, objects: exampleObjects() });
+    try {
+      const r = await arch(['__complete', 'what-if', '--kubeconfig', api.kubeconfigPath, 'sol']);
+      expect(r.stdout).toBe('solomon\n:4\n');
+      expect(api.requests.filter((q) => q.path.startsWith('/api/v1/nodes')).map((q) => q.accept)).toEqual([
+        expect.stringContaining('as=PartialObjectMetadataList'),
+      ]);
+    } finally {
+      await api.close();
+    }
   });
 });

@@ -590,7 +590,9 @@ export function fillFieldNotes(c: ClusterBuilder): void {
   while (c.all('Pod').length < 295) {
     const ns = APP_NS[5 + (k % (APP_NS.length - 5))]!;
     const name = `${ns}-svc${Math.floor(k / (APP_NS.length - 5))}`;
-    c.deployment(name, ns, c.all('Pod').length + 2 <= 295 ? 2 : 1, { app: name }, { nodes: work });
+    // the scheduler spreads replicas over the nodes that take work (its default topology spread by hostname)
+    const nodes = [...work.slice(k % work.length), ...work.slice(0, k % work.length)];
+    c.deployment(name, ns, c.all('Pod').length + 2 <= 295 ? 2 : 1, { app: name }, { nodes });
     k++;
   }
 }

@@ -15,7 +15,12 @@ const EXPLAIN: [string, string][] | null = typeof __EXPLAIN__ === 'object' ? __E
 export async function explainCandidates(): Promise<[string, string][]> {
   if (EXPLAIN) return EXPLAIN;
   const { CHECKS } = await import('./checks/registry.js');
-  return CHECKS.flatMap((c) => [
+  const { WHATIF_ID, WHATIF_TITLE } = await import('./whatif/docs.js');
+  const { WHATIF_CODES } = await import('./whatif/codes.js');
+  return [
+    ...CHECKS.map((c) => ({ id: c.id, title: c.title, codes: c.codes as Record<string, string> })),
+    { id: WHATIF_ID, title: WHATIF_TITLE, codes: WHATIF_CODES as Record<string, string> },
+  ].flatMap((c) => [
     [c.id, c.title] as [string, string],
     ...Object.entries(c.codes).map(([code, title]) => [code, String(title)] as [string, string]),
   ]);

@@ -37,12 +37,18 @@ export const checkList = (): Record<string, unknown> => ({
 
 /** `explain` without an id: the list of checks. */
 export const checkListText = (): string =>
-  `Checks (kubectl arch explain <id>):\n${CHECKS.map((c) => `  ${c.id.padEnd(22)} ${c.title}`).join('\n')}\n`;
+  `Checks (kubectl arch explain <id>):\n${CHECKS.map((c) => `  ${c.id.padEnd(22)} ${c.title}`).join('\n')}\n\nAlso: kubectl arch explain what-if (predictions before a reboot, drain or removal)\n`;
 
 export async function explain(args: GlobalArgs & { id?: string }): Promise<number> {
   if (!args.id) {
     if (args.output !== 'table') await printStructured(checkList(), args.output);
     else process.stdout.write(checkListText());
+    return EXIT.OK;
+  }
+  const w = await import('../whatif/docs.js');
+  if (w.isWhatIf(args.id)) {
+    if (args.output !== 'table') await printStructured(w.whatIfExplainDoc(), args.output);
+    else process.stdout.write(w.whatIfExplainText());
     return EXIT.OK;
   }
   const c = checkFor(args.id);

@@ -63,7 +63,8 @@ export async function whatIfReport(
     oneAtATime: r.oneAtATime,
     notes: r.notes,
     verdict: {
-      safe: at === undefined ? true : !r.predictions.some((p) => SEVERITY_RANK[p.severity] >= at),
+      // no gate, no verdict: null, never "safe"
+      safe: at === undefined ? null : !r.predictions.some((p) => SEVERITY_RANK[p.severity] >= at),
       failOn: args['fail-on'],
       exitCode,
     },

@@ -23,7 +23,7 @@ interface WhatIfDoc {
   predictions: Pred[];
   oneAtATime: { safe: boolean; each: Array<{ node: string; worst: Severity | null }> } | null;
   notes: string[];
-  verdict: { safe: boolean; failOn: string; exitCode: number };
+  verdict: { safe: boolean | null; failOn: string; exitCode: number };
 }
 
 const SECTIONS: Array<[string, string]> = [
@@ -86,7 +86,7 @@ export function renderWhatIf(doc0: WhatIfDoc, s: Style): string {
   if (doc.oneAtATime) {
     const each = doc.oneAtATime.each.map((e) => `${e.node}: ${e.worst ? LABEL[e.worst] : 'nothing'}`).join(', ');
     out.push(
-      doc.oneAtATime.safe && !doc.verdict.safe
+      doc.oneAtATime.safe && doc.verdict.safe === false
         ? `one at a time is safe (${each}); all at once is not`
         : doc.oneAtATime.safe
           ? `one at a time: ${each}`
@@ -98,9 +98,11 @@ export function renderWhatIf(doc0: WhatIfDoc, s: Style): string {
     .filter(([, n]) => n > 0)
     .map(([sev, n]) => `${n} ${sev}`);
   out.push(
-    doc.verdict.safe
-      ? s.green(`safe to take down: nothing predicted at or above ${doc.verdict.failOn}${counts.length ? ` (${counts.join(', ')})` : ''}`)
-      : s.sev('error', `NOT safe: ${counts.join(', ')} predicted (--fail-on ${doc.verdict.failOn})`),
+    doc.verdict.failOn === 'none'
+      ? `no gate (--fail-on none): ${counts.length ? `${counts.join(', ')} predicted` : 'nothing predicted'}`
+      : doc.verdict.safe
+        ? s.green(`safe to take down: nothing predicted at or above ${doc.verdict.failOn}${counts.length ? ` (${counts.join(', ')})` : ''}`)
+        : s.sev('error', `NOT safe: ${counts.join(', ')} predicted (--fail-on ${doc.verdict.failOn})`),
   );
   return `${out.join('\n')}\n`;
 }

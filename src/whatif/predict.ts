@@ -11,6 +11,7 @@ import { SEVERITY_RANK, type Contract, type Finding, type KObject, type ObjectRe
 import { R } from '../resources.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import { hypothesize, type Hypothesis } from './hypothesis.js';
+export { WHATIF_CODES } from './codes.js';
 
 export type WhatIfContract = Contract | 'workloads';
 
@@ -26,17 +27,6 @@ export interface Prediction {
   why?: string;
   fix?: string[];
 }
-
-export const WHATIF_CODES = {
-  'ARCH-WI01': 'a Deployment or StatefulSet has no ready pod left: it is down until its pods run elsewhere',
-  'ARCH-WI02': 'a PodDisruptionBudget allows fewer disruptions than the drain needs: kubectl drain would wait on it',
-  'ARCH-WI03': 'a pod is pinned to a volume on those nodes (local-path, local, hostPath): it cannot move, its data stays there',
-  'ARCH-WI04': 'pods to move do not fit on the schedulable nodes left (by their requests)',
-  'ARCH-WI05': 'a controller has no running pod left: what it reconciles stops changing',
-  'ARCH-WI06': 'an ingress or load-balancer Service has no ready backend left',
-  'ARCH-WI07': 'no API server is left: nothing can be read, written or rescheduled',
-  'ARCH-WI08': "the only etcd snapshots are on the servers being removed' disks",
-} as const;
 
 /** Findings that only restate the hypothesis (a server's lease goes stale with it) or cannot be predicted. */
 const RESTATES = new Set(['ARCH-EQ05', 'ARCH-EQ07', 'ARCH-DNS03']);
@@ -508,7 +498,17 @@ function predictOnce(snap: Snapshot, h: Hypothesis, now: Date, checks: Check[], 
               }`,
         objects: f.objects,
         ...(f.why ? { why: f.why } : {}),
-        ...(f.fix ? { fix: f.fix } : {}),
+        ...(f.code === 'ARCH-EQ02'
+          ? {
+              // a planned reboot of one server of three: the advice is for the window, not for repairing
+              fix: [
+                `while ${h.nodes.join(', ')} ${h.nodes.length === 1 ? 'is' : 'are'} down, take no other server down: one more failure loses quorum`,
+                'afterwards, wait until kubectl arch quorum says HEALTHY again before the next server',
+              ],
+            }
+          : f.fix
+            ? { fix: f.fix }
+            : {}),
       });
     }
   }
