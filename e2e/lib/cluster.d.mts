@@ -37,6 +37,8 @@ export function startControlPlane(opts?: {
   /** Path of kube-controller-manager, or true to build it (cached) like kube-apiserver. */
   controllerManager?: string | true;
   controllers?: readonly string[];
+  /** More kube-controller-manager flags (e.g. a short --node-monitor-grace-period). */
+  controllerManagerFlags?: string[];
   /** Serve kube-apiserver with a certificate of ours, signed by a CA the kubeconfig trusts, valid this many days. */
   servingCertDays?: number;
   log?: (s: string) => void;

@@ -182,6 +182,7 @@ export async function startControlPlane({
   apiserver = buildApiserver(),
   controllerManager,
   controllers = DEFAULT_CONTROLLERS,
+  controllerManagerFlags = [],
   servingCertDays,
   log = () => {},
 } = {}) {
@@ -314,6 +315,7 @@ export async function startControlPlane({
           // the default 20 QPS makes the first sync of ~30 Services and ~700 objects take seconds longer
           '--kube-api-qps=200',
           '--kube-api-burst=400',
+          ...controllerManagerFlags,
         ],
         // argv[0] as in a real deployment: client-go derives the User-Agent from it (audit logs show kube-controller-manager/v1.36.3 …)
         { stdio: ['ignore', 'ignore', 'pipe'], argv0: 'kube-controller-manager' },
