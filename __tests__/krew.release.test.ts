@@ -204,7 +204,7 @@ describe('per platform', () => {
     });
     try {
       expect(m.client.getServerVersion()).toMatchObject({ name: 'kubectl-arch', version: '0.1.0' });
-      expect((await m.client.listTools()).tools.map((t) => t.name)).toEqual(['doctor', 'orphans', 'quorum', 'map', 'explain']);
+      expect((await m.client.listTools()).tools.map((t) => t.name)).toEqual(['doctor', 'orphans', 'quorum', 'map', 'what-if', 'explain']);
       expect((await m.client.listResources()).resources.map((r) => r.name)).toEqual(CHECKS.map((c) => c.id));
       for (const c of ON_EXAMPLE) {
         const r = await call(m, c.tool, c.args);

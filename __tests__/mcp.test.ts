@@ -11,6 +11,7 @@ import { fit } from '../src/mcp/fit.js';
 import { cutText } from '../src/mcp/server.js';
 import { EXAMPLE_TYPES, exampleObjects } from './helpers/fixtures.js';
 import { call, cliJson, EXAMPLE_REAL, ON_EXAMPLE, startMcp, type Mcp, type ToolResult } from './helpers/mcp.js';
+import { TOOLS } from '../src/mcp/tools.js';
 import { arch, BIN, ROOT } from './helpers/run.js';
 import { startTestApiServer, type TestApiServer } from './helpers/testApiServer.js';
 import { tempDir } from './helpers/tmp.js';
@@ -54,7 +55,7 @@ describe('initialize, tools and resources', () => {
 
   test('one tool per command, each read-only and non-destructive, with a strict input schema that takes no path, flag or command', async () => {
     const { tools } = await mcp.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['doctor', 'orphans', 'quorum', 'map', 'explain']);
+    expect(tools.map((t) => t.name)).toEqual(['doctor', 'orphans', 'quorum', 'map', 'what-if', 'explain']);
     for (const t of tools) {
       expect(t.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true });
       expect(t.inputSchema.additionalProperties).toBe(false);
@@ -289,7 +290,7 @@ describe('untrusted inputs are tool errors, and the server keeps serving', () =>
     await refused(mcp, 'explain', { id: 'no-such-check' }, /^error: no check or finding code "no-such-check"\n {2}hint: known checks: /);
     await refused(mcp, 'kubectl', { args: ['delete', 'ns', 'x'] }, /Tool kubectl not found/);
     // still serving
-    expect((await mcp.client.listTools()).tools).toHaveLength(5);
+    expect((await mcp.client.listTools()).tools).toHaveLength(TOOLS.length);
     expect(mcp.stderr()).not.toMatch(/internal error/);
   });
 });

@@ -9,7 +9,9 @@ import { CHECKS } from '../src/checks/registry.js';
 import { evidenceTime } from '../src/checks/run.js';
 import { SEVERITY_RANK, worstRank } from '../src/model.js';
 import { loadSnapshot } from '../src/snapshot/load.js';
+import { hypothesize } from '../src/whatif/hypothesis.js';
 import { whatIf, type Prediction } from '../src/whatif/predict.js';
+import { R } from '../src/resources.js';
 import { WHATIF_CODES } from '../src/whatif/codes.js';
 import { EXAMPLE, EXAMPLE_TYPES, exampleObjects } from './helpers/fixtures.js';
 import { startTestApiServer } from './helpers/testApiServer.js';
@@ -129,4 +131,15 @@ describe('explain and completion', () => {
       await api.close();
     }
   });
+});
+
+test('the hypothesis is pure: the snapshot it starts from is unchanged (objects it changes are copied first)', () => {
+  const snap = loadSnapshot(EXAMPLE);
+  const before = JSON.stringify([...snap.lists()]);
+  const hyp = hypothesize(snap, { nodes: ['ilwon', 'solomon'], remove: false }, evidenceTime(snap));
+  hypothesize(snap, { nodes: ['lemuel'], remove: true }, evidenceTime(snap));
+  expect(JSON.stringify([...snap.lists()])).toBe(before);
+  expect(hyp.of(R.nodes).find((n) => n.metadata.name === 'ilwon')!.status.conditions).toEqual(
+    expect.arrayContaining([expect.objectContaining({ type: 'Ready', status: 'Unknown' })]),
+  );
 });

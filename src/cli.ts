@@ -181,7 +181,7 @@ export async function main(argv = hideBin(process.argv)): Promise<number> {
             group: 'Accepted risks:',
           })
           .epilogue(
-            "Tools doctor, orphans, quorum, map and explain answer with the command's -o json; each check's docs is a resource, kubectl-arch://checks/<id>. A call picks a context of this kubeconfig or a snapshot under --allow-snapshot-dir, never a path, flag or command, and runs with --deadline and --request-timeout. --snapshot, -n/-A, --contexts, --cluster, --user and -o are refused here; --fail-on and --color mean nothing. Only GET requests are sent. Registering it with MCP clients: docs/mcp.md.",
+            "Tools doctor, orphans, quorum, map, what-if and explain answer with the command's -o json; each check's docs is a resource, kubectl-arch://checks/<id>. A call picks a context of this kubeconfig or a snapshot under --allow-snapshot-dir, never a path, flag or command, and runs with --deadline and --request-timeout. --snapshot, -n/-A, --contexts, --cluster, --user and -o are refused here; --fail-on and --color mean nothing. Only GET requests are sent. Registering it with MCP clients: docs/mcp.md.",
           ),
       run(async () => (await import('./commands/mcp.js')).mcp),
     )

@@ -52,7 +52,13 @@ export const ON_EXAMPLE: Array<{ tool: string; args: Record<string, unknown>; cl
     cli: ['quorum', '--snapshot', EXAMPLE_REAL, '-o', 'json', '--no-config', '--fail-on', 'none'],
   },
   { tool: 'map', args: { snapshot: EXAMPLE_REAL }, cli: ['map', '--snapshot', EXAMPLE_REAL, '-o', 'json'] },
+  {
+    tool: 'what-if',
+    args: { snapshot: EXAMPLE_REAL, nodes: ['ilwon'] },
+    cli: ['what-if', 'ilwon', '--snapshot', EXAMPLE_REAL, '-o', 'json'],
+  },
   { tool: 'explain', args: { id: 'etcd-quorum' }, cli: ['explain', 'etcd-quorum', '-o', 'json'] },
+  { tool: 'explain', args: { id: 'what-if' }, cli: ['explain', 'what-if', '-o', 'json'] },
   { tool: 'explain', args: {}, cli: ['explain', '-o', 'json'] },
 ];
 

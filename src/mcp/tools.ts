@@ -3,9 +3,8 @@
 // cluster through src/cluster/, or a snapshot); none takes a command, a flag, a file other than an allowed
 // snapshot, or a kubeconfig. The input schemas are strict: an unknown key is refused, not ignored.
 //
-// A new tool is one ToolSpec in TOOLS. `what-if` (#29) joins here once `kubectl arch what-if` exists: its inputs
-// (node names, what happens to them) as a shape, and run() calling the command's report function — the way the
-// others call doctorRuns, runAll or mapReport — so that its answer is the CLI's -o json too.
+// A new tool is one ToolSpec in TOOLS: its inputs as a shape, and run() calling the command's report function (as
+// doctorRuns, runAll, mapReport and whatIfReport are called), so that its answer is the CLI's -o json too.
 import type { z as Z } from 'zod';
 import { CHECKS } from '../checks/registry.js';
 import { explainText } from '../checks/docs.js';
@@ -16,6 +15,8 @@ import { runAll, structuredOf, type Runs } from '../commands/fleet.js';
 import { mapReport } from '../commands/map.js';
 import { orphansOne } from '../commands/orphans.js';
 import { quorumOne } from '../commands/quorum.js';
+import { whatIfReport } from '../commands/whatif.js';
+import { isWhatIf, whatIfExplainDoc, whatIfExplainText } from '../whatif/docs.js';
 import { makeStyle } from '../render/style.js';
 import { filterDoctor, filterOrphans } from './fit.js';
 import { callArgs, type ServerSettings, type SourceInput } from './inputs.js';
@@ -170,6 +171,25 @@ export const TOOLS: ToolSpec[] = [
     },
   },
   {
+    name: 'what-if',
+    title: 'What breaks if these nodes go down or are removed',
+    description:
+      'Predicts, before a reboot, a drain or a removal, what breaks if these nodes go down for a while (or, with remove, are removed for good: their etcd members too): etcd quorum as it would be, webhooks and aggregated APIs whose only backends are there, controllers that stop, DNS and ingress with nothing left, pods pinned to local volumes, PodDisruptionBudgets that would stop kubectl drain, pods that would not fit, and for several nodes whether one at a time is safe (`kubectl arch what-if <nodes> -o json`). verdict.safe says whether nothing is predicted at or above error. It only reads and changes nothing; a node that does not exist is an error naming it.',
+    input: (z) => ({
+      ...source(z, { many: false, namespace: false }),
+      nodes: z.array(z.string().min(1).max(253)).min(1).max(100).describe('Node names (as kubectl get nodes lists them)'),
+      remove: z
+        .boolean()
+        .optional()
+        .describe('Gone for good: the nodes deleted and their etcd members removed (default: down for a while)'),
+    }),
+    openWorld: true,
+    async run(input, settings, hooks) {
+      const r = await whatIfReport({ ...callArgs(settings, sourceOf(input), hooks), nodes: input.nodes, remove: input.remove === true });
+      return { structured: r.structured, text: await r.text(makeStyle(false)), reach: 'call what-if with fewer nodes' };
+    },
+  },
+  {
     name: 'explain',
     title: 'Explain a check or finding code',
     description:
@@ -180,6 +200,7 @@ export const TOOLS: ToolSpec[] = [
     openWorld: false,
     async run(input) {
       if (input.id === undefined) return { structured: checkList(), text: checkListText(), reach: '' };
+      if (isWhatIf(input.id)) return { structured: whatIfExplainDoc(), text: whatIfExplainText(), reach: '' };
       const c = checkFor(input.id);
       return { structured: explainDoc(c), text: explainText(c), reach: '' };
     },

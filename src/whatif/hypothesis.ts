@@ -35,11 +35,12 @@ export function hypothesize(snap: Snapshot, h: Hypothesis, now: Date): Snapshot 
   const onDownNode = (nodeName: unknown, ref?: { kind?: string; namespace?: string; name?: string }): boolean =>
     down.has(String(nodeName ?? '')) || (ref?.kind === 'Pod' && gone.has(podKey(ref.namespace, ref.name)));
 
+  // copy on write: an object the hypothesis changes is copied first; every other one is shared (checks only read)
   const lists = new Map<string, { group: string; kind: string; items: KObject[] }>();
   for (const [key, items] of snap.lists()) {
     const first = items[0];
     if (!first) continue;
-    lists.set(key, { group: groupOf(first.apiVersion), kind: first.kind ?? '', items: items.map(clone) });
+    lists.set(key, { group: groupOf(first.apiVersion), kind: first.kind ?? '', items });
   }
   const each = (kind: string, group: string, fn: (o: KObject) => KObject | null): void => {
     const l = lists.get(gkKey(group, kind));
@@ -49,6 +50,7 @@ export function hypothesize(snap: Snapshot, h: Hypothesis, now: Date): Snapshot 
   each('Node', '', (n) => {
     if (!down.has(n.metadata.name)) return n;
     if (h.remove) return null; // K3s/RKE2 remove a server's etcd member when its node is deleted
+    n = clone(n);
     setCondition(n, {
       type: 'Ready',
       status: 'Unknown',
@@ -73,11 +75,18 @@ export function hypothesize(snap: Snapshot, h: Hypothesis, now: Date): Snapshot 
   each('Pod', '', (p) => {
     if (!down.has(p.spec?.nodeName)) return p;
     if (h.remove) return null;
+    p = clone(p);
     setCondition(p, { type: 'Ready', status: 'False', reason: 'NodeLost', lastTransitionTime: iso(t) });
     for (const c of Array.isArray(p.status?.containerStatuses) ? p.status.containerStatuses : []) if (c) c.ready = false;
     return p;
   });
   each('Endpoints', '', (e) => {
+    const addresses = (x: Record<string, any>): Array<Record<string, any>> => [
+      ...(Array.isArray(x?.addresses) ? x.addresses : []),
+      ...(Array.isArray(x?.notReadyAddresses) ? x.notReadyAddresses : []),
+    ];
+    if (!(Array.isArray(e.subsets) ? e.subsets : []).some((x) => addresses(x).some((a) => onDownNode(a?.nodeName, a?.targetRef)))) return e;
+    e = clone(e);
     for (const s of Array.isArray(e.subsets) ? e.subsets : []) {
       const addrs: Array<Record<string, any>> = Array.isArray(s?.addresses) ? s.addresses : [];
       const moved = addrs.filter((a) => onDownNode(a?.nodeName, a?.targetRef));
@@ -89,6 +98,8 @@ export function hypothesize(snap: Snapshot, h: Hypothesis, now: Date): Snapshot 
   });
   each('EndpointSlice', 'discovery.k8s.io', (e) => {
     const eps: Array<Record<string, any>> = Array.isArray(e.endpoints) ? e.endpoints : [];
+    if (!eps.some((x) => onDownNode(x?.nodeName, x?.targetRef))) return e;
+    e = { ...e };
     e.endpoints = eps
       .filter((x) => !(h.remove && onDownNode(x?.nodeName, x?.targetRef)))
       .map((x) => (onDownNode(x?.nodeName, x?.targetRef) ? { ...x, conditions: { ...x.conditions, ready: false, serving: false } } : x));
@@ -98,6 +109,7 @@ export function hypothesize(snap: Snapshot, h: Hypothesis, now: Date): Snapshot 
     const host = l.metadata.labels?.['kubernetes.io/hostname'] ?? String(l.spec?.holderIdentity ?? '').split('_')[0];
     if (!down.has(host ?? '')) return l;
     if (h.remove && l.metadata.labels?.['apiserver.kubernetes.io/identity']) return null;
+    l = { ...l };
     l.spec = { ...l.spec, renewTime: iso(t - 2 * 3_600_000) };
     return l;
   });
@@ -121,6 +133,7 @@ export function hypothesize(snap: Snapshot, h: Hypothesis, now: Date): Snapshot 
   each('APIService', 'apiregistration.k8s.io', (a) => {
     const svc = a.spec?.service;
     if (!svc?.name || readyBehind(svc.namespace, svc.name)) return a;
+    a = clone(a);
     setCondition(a, {
       type: 'Available',
       status: 'False',
