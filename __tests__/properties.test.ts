@@ -12,6 +12,7 @@ import { CHECKS } from '../src/checks/registry.js';
 import { runChecks } from '../src/checks/run.js';
 import { quorumFindings } from '../src/checks/etcd-quorum.js';
 import { InputError } from '../src/errors.js';
+import { glob, parseConfig, ruleMatches } from '../src/config/accepted.js';
 import { quorumView } from '../src/etcd/quorum.js';
 import { fingerprint } from '../src/fingerprint.js';
 import { cleanupPlan } from '../src/orphans/plan.js';
@@ -443,5 +444,66 @@ describe('property: the CLI end to end', () => {
         expect(r.stdout).not.toMatch(CONTROL);
       }
     }
+  });
+});
+
+describe('property: accepted-risk rules', () => {
+  const KNOWN = new Set(CHECKS.flatMap((c) => Object.keys(c.codes)));
+  const globText = fc.stringMatching(/^[a*?\u{1F600}.\n-]{0,8}$/u);
+  const value = fc.stringMatching(/^[ab\u{1F600}.\n-]{0,10}$/u);
+  /** What a glob means, as a regular expression: only safe on short strings (it backtracks exponentially). */
+  const reference = (p: string, v: string): boolean =>
+    new RegExp(
+      `^${Array.from(p)
+        .map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.+^${}()|[\]\\]/g, '\\$&')))
+        .join('')}$`,
+      'su',
+    ).test(v);
+
+  test('a glob matches exactly what its regular expression would', () => {
+    fc.assert(
+      fc.property(globText, value, (p, v) => {
+        expect(glob(p).test(v)).toBe(reference(p, v));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  // rules as a config file may hold them: mostly well-formed, with hostile values in every field
+  const rule = fc.record(
+    {
+      code: fc.oneof(fc.constantFrom(...KNOWN, 'arch-or01', 'ARCH-XX99'), nasty),
+      context: fc.oneof(globText, nasty, fc.constant('*'.repeat(40) + '#')),
+      namespace: fc.oneof(globText, nasty),
+      name: fc.oneof(globText, nasty),
+      cluster: fc.oneof(globText, nasty),
+      reason: fc.oneof(fc.constant('accepted'), nasty),
+      expires: fc.oneof(fc.constantFrom('2099-12-31', '2027-02-31', '2026-13-01', '2020-01-01', '0000-00-00'), nasty, fc.integer()),
+      extra: anyValue,
+    },
+    { requiredKeys: [] },
+  );
+  test('any rules: parsed rules or an InputError; parsed rules match any finding without throwing', () => {
+    let parsed = 0;
+    fc.assert(
+      fc.property(fc.array(rule, { maxLength: 4 }), fc.boolean(), (rules, yaml) => {
+        const text = yaml ? dump({ ignore: rules }, { lineWidth: -1 }) : JSON.stringify({ ignore: rules });
+        let out;
+        try {
+          out = parseConfig('c.yaml', text, KNOWN);
+        } catch (e) {
+          if (e instanceof InputError) return;
+          throw e;
+        }
+        parsed++;
+        for (const r of out) {
+          expect(r.expires === undefined || /^\d{4}-\d{2}-\d{2}$/.test(r.expires)).toBe(true);
+          const f = { code: r.code, objects: [{ kind: 'Service', namespace: 'a'.repeat(200), name: 'b'.repeat(200) }] };
+          expect(typeof ruleMatches(r, f, { context: 'a'.repeat(200), cluster: 'c', server: 'https://x' })).toBe('boolean');
+        }
+      }),
+      { numRuns: 500 },
+    );
+    expect(parsed).toBeGreaterThan(20);
   });
 });
