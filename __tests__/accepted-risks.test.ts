@@ -148,11 +148,18 @@ describe('rules', () => {
       expires: '2030-01-02',
     });
     expect(parseConfig('c.yaml', '', KNOWN)).toEqual([]);
+    expect(parseConfig('c.yaml', 'ignore:\n- {code: ARCH-OR01, reason: x, expires: 2028-02-29}\n', KNOWN)[0]!.expires).toBe('2028-02-29');
     const bad: Array<[string, RegExp]> = [
       ['ignore:\n- {code: ARCH-OR01}\n', /c\.yaml: ignore\[0\]: reason is required/],
       ['ignore:\n- {reason: x}\n', /code is required/],
       ['ignore:\n- {code: ARCH-XX99, reason: x}\n', /no finding code "ARCH-XX99"/],
       ['ignore:\n- {code: ARCH-OR01, reason: x, expires: soon}\n', /expires must be a date like 2026-12-31/],
+      // days that do not exist were rolled over (31 February became 3 March), quoted or not
+      ['ignore:\n- {code: ARCH-OR01, reason: x, expires: "2027-02-31"}\n', /expires must be a date like 2026-12-31, found "2027-02-31"/],
+      ['ignore:\n- {code: ARCH-OR01, reason: x, expires: 2027-02-31}\n', /expires must be a date like 2026-12-31, found "2027-02-31"/],
+      ['ignore:\n- {code: ARCH-OR01, reason: x, expires: 2026-02-29}\n', /found "2026-02-29"/],
+      ['ignore:\n- {code: ARCH-OR01, reason: x, expires: 2026-13-01}\n', /found "2026-13-01"/],
+      ['ignore:\n- {code: ARCH-OR01, reason: x, expires: 2026-12-31T10:00:00Z}\n', /expires must be a date like 2026-12-31/],
       ['ignore:\n- {code: ARCH-OR01, reason: x, namespce: blog}\n', /unknown key "namespce"/],
       ['ignores: []\n', /unknown key "ignores"/],
       ['ignore: {code: ARCH-OR01}\n', /ignore must be a list/],

@@ -80,10 +80,13 @@ export function configFiles(flag: string | boolean | undefined, cwd = process.cw
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
+/** A YYYY-MM-DD that names a real day: Date.parse rolls 2027-02-31 over to 3 March, so the day must come back. */
 function toDate(v: unknown, where: string): string {
-  // js-yaml reads an unquoted 2026-12-31 as a Date (midnight UTC)
-  if (v instanceof Date && !Number.isNaN(v.getTime())) return v.toISOString().slice(0, 10);
-  if (typeof v === 'string' && DATE.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`))) return v;
+  const m = typeof v === 'string' ? DATE.exec(v) : null;
+  if (m) {
+    const t = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+    if (!Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === v) return v;
+  }
   throw new InputError(`${where}: expires must be a date like 2026-12-31, found ${JSON.stringify(v)}`);
 }
 
@@ -93,6 +96,7 @@ export function parseConfig(file: string, text: string, knownCodes: ReadonlySet<
   const body = text.replace(/^\uFEFF/, '');
   if (body.trim() === '') return []; // an empty file: no rules
   try {
+    // js-yaml 5 keeps an unquoted 2026-12-31 as the text written (no Date), which toDate checks
     doc = load(body, { maxAliases: 10 });
   } catch (e) {
     const ye = e as { mark?: { line?: number }; reason?: string; message: string };
