@@ -1,7 +1,7 @@
 // Accepted risks: ignore rules in a config file silence findings, which are counted and listed (never dropped);
 // an expired rule warns and silences nothing; --no-config shows everything; bad rules are usage errors.
 import { afterAll, describe, expect, test } from '@jest/globals';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CHECKS } from '../src/checks/registry.js';
@@ -284,6 +284,39 @@ describe('the CLI', () => {
     expect(JSON.parse(r.stdout).summary.suppressed).toBe(0);
     // the matching takes microseconds; 60 s is a generous limit for the test itself. As a regular expression it
     // ran 77-115 s on the 2-core development machine, for any name length from 30 to 200 (V8 gives up in the end)
+  }, 60_000);
+
+  test('only regular files are read as config, never a device or a FIFO (a FIFO blocked the run forever)', async () => {
+    const dir = tempDir();
+    const fifo = join(dir, 'fifo.yaml');
+    execFileSync('mkfifo', [fifo]);
+    const xdg = join(dir, 'xdg');
+    mkdirSync(join(xdg, 'kubectl-arch'), { recursive: true });
+    execFileSync('mkfifo', [join(xdg, 'kubectl-arch', 'config.yaml')]);
+    const runs: Array<[string[], NodeJS.ProcessEnv]> = [
+      [['--config', '/dev/null'], {}],
+      [['--config', fifo], {}],
+      [[], { XDG_CONFIG_HOME: xdg }], // the user's config file, found without --config
+    ];
+    for (const [args, env] of runs) {
+      const r = await archIn(dir, ['doctor', '--snapshot', EXAMPLE, ...args], env);
+      expect([args, r.code, r.stdout]).toEqual([args, 2, '']);
+      expect(r.stderr).toMatch(/^error: config .* is not a regular file \((a character device|a FIFO)\)\n/);
+    }
+    // the test's own limit is generous: a run that reads no FIFO ends in well under a second
+  }, 60_000);
+
+  test('a config file larger than 1 MiB is refused before it is parsed', async () => {
+    const dir = tempDir();
+    const big = config(dir, `# ${'x'.repeat(1024 * 1024)}\nignore: []\n`, 'big.yaml');
+    const r = await archIn(dir, ['doctor', '--snapshot', EXAMPLE, '--config', big]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: config .*big\.yaml is larger than 1 MiB \(1048590 bytes\)/);
+  });
+
+  test('/dev/zero as the config: refused, not read until memory runs out (it reached 7 GB in 25 s)', async () => {
+    const r = await archIn(tempDir(), ['doctor', '--snapshot', EXAMPLE, '--config', '/dev/zero']);
+    expect([r.code, r.stderr]).toEqual([2, expect.stringMatching(/is not a regular file \(a character device\)/)]);
   }, 60_000);
 
   test('orphans: a suppressed group leaves the report and the cleanup plan, and is listed', async () => {

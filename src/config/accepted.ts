@@ -5,7 +5,7 @@
 // Files: --config FILE; without it the user's config file ($XDG_CONFIG_HOME/kubectl-arch/config.yaml,
 // ~/.config/kubectl-arch/config.yaml, %APPDATA%\kubectl-arch\config.yaml on Windows) and .kubectl-arch.yaml
 // in the working directory, both when present. --no-config reads none.
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { load } from 'js-yaml';
@@ -154,18 +154,62 @@ export function parseConfig(file: string, text: string, knownCodes: ReadonlySet<
 export const isExpired = (r: Pick<IgnoreRule, 'expires'>, now: Date): boolean =>
   r.expires !== undefined && now.getTime() >= Date.parse(`${r.expires}T00:00:00Z`) + 86_400_000;
 
+/** A config file of rules is a few KB; anything much larger is not one. */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
+
+const kindOf = (st: Stats): string =>
+  st.isDirectory()
+    ? 'a directory'
+    : st.isCharacterDevice()
+      ? 'a character device'
+      : st.isBlockDevice()
+        ? 'a block device'
+        : st.isFIFO()
+          ? 'a FIFO'
+          : st.isSocket()
+            ? 'a socket'
+            : 'not a file';
+
+/**
+ * A config file's text: regular files only, at most MAX_CONFIG_BYTES, checked on the open file before reading
+ * (so nothing can swap the file between the check and the read). O_NONBLOCK: opening a FIFO would otherwise wait
+ * for a writer forever; /dev/zero would be read until memory ran out.
+ */
+export function readConfigText(file: string): string {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (e) {
+    throw new InputError(`cannot read config ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile())
+      throw new InputError(`config ${file} is not a regular file (${kindOf(st)})`, 'accepted-risk rules are read from regular files only');
+    const tooBig = (n: number) => new InputError(`config ${file} is larger than 1 MiB (${n} bytes)`, 'a config file holds rules, a few KB');
+    if (st.size > MAX_CONFIG_BYTES) throw tooBig(st.size);
+    // read until the end, one byte past the limit at most (the file may have grown since fstat)
+    const buf = Buffer.alloc(MAX_CONFIG_BYTES + 1);
+    let n = 0;
+    for (;;) {
+      const got = readSync(fd, buf, n, buf.length - n, null);
+      n += got;
+      if (got === 0 || n === buf.length) break;
+    }
+    if (n > MAX_CONFIG_BYTES) throw tooBig(n);
+    return buf.subarray(0, n).toString('utf8');
+  } catch (e) {
+    if (e instanceof InputError) throw e;
+    throw new InputError(`cannot read config ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export function loadAcceptedRisks(flag: string | boolean | undefined, knownCodes: ReadonlySet<string>, now = new Date()): AcceptedRisks {
   const files = configFiles(flag);
   const all: IgnoreRule[] = [];
-  for (const f of files) {
-    let text: string;
-    try {
-      text = readFileSync(f, 'utf8');
-    } catch (e) {
-      throw new InputError(`cannot read config ${f}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-    }
-    all.push(...parseConfig(f, text, knownCodes));
-  }
+  for (const f of files) all.push(...parseConfig(f, readConfigText(f), knownCodes));
   return { files, rules: all.filter((r) => !isExpired(r, now)), expired: all.filter((r) => isExpired(r, now)) };
 }
 
