@@ -6,15 +6,16 @@ import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CHECKS } from '../src/checks/registry.js';
 import {
-  configFiles,
-  glob,
   isExpired,
+  loadAcceptedRisks,
   parseConfig,
   partition,
   ruleMatches,
-  userConfigPath,
+  unscopedCritical,
   type IgnoreRule,
 } from '../src/config/accepted.js';
+import { userConfigPath } from '../src/config/files.js';
+import { glob } from '../src/config/glob.js';
 import { InputError } from '../src/errors.js';
 import type { Finding } from '../src/model.js';
 import { EXAMPLE } from './helpers/fixtures.js';
@@ -123,6 +124,7 @@ describe('rules', () => {
         files: ['f'],
         rules: [rule({ reason: 'first' }), rule({ reason: 'second' })],
         expired: [],
+        untrusted: [],
       },
       {},
     );
@@ -178,20 +180,51 @@ describe('rules', () => {
     }
   });
 
-  test('files: --config alone; by default the user config file and ./.kubectl-arch.yaml; --no-config none', () => {
+  test('files: --config alone; by default the user config file, and ./.kubectl-arch.yaml only in a trusted directory', () => {
     const dir = tempDir();
     const env = { XDG_CONFIG_HOME: join(dir, 'xdg'), HOME: dir };
     expect(userConfigPath(env, 'linux')).toBe(join(dir, 'xdg', 'kubectl-arch', 'config.yaml'));
     expect(userConfigPath({ HOME: '/home/u' }, 'linux')).toBe('/home/u/.config/kubectl-arch/config.yaml');
     expect(userConfigPath({ APPDATA: 'C:\\Users\\u\\AppData\\Roaming' }, 'win32')).toMatch(/kubectl-arch[\\/]config\.yaml$/);
-    expect(configFiles(undefined, dir, env)).toEqual([]);
+    const load = (flag?: string | boolean, cwd = dir) => loadAcceptedRisks(flag, KNOWN, new Date(), cwd, env);
+    expect(load()).toMatchObject({ files: [], untrusted: [] });
     mkdirSync(join(dir, 'xdg', 'kubectl-arch'), { recursive: true });
     const user = config(join(dir, 'xdg', 'kubectl-arch'), '', 'config.yaml');
     const local = config(dir, '', '.kubectl-arch.yaml');
-    expect(configFiles(undefined, dir, env)).toEqual([user, local]);
-    expect(configFiles(false, dir, env)).toEqual([]);
-    expect(configFiles(local, dir, env)).toEqual([local]);
-    expect(() => configFiles(join(dir, 'missing.yaml'), dir, env)).toThrow(/config file .*missing\.yaml does not exist/);
+    // a repository's file is obeyed only where the user said so
+    expect(load()).toMatchObject({ files: [user], untrusted: [local] });
+    config(join(dir, 'xdg', 'kubectl-arch'), `trust:\n- ${dir}\n`, 'config.yaml');
+    expect(load()).toMatchObject({ files: [user, local], untrusted: [] });
+    // trust is by directory: a subdirectory is not trusted with it
+    mkdirSync(join(dir, 'sub'));
+    const sub = config(join(dir, 'sub'), '', '.kubectl-arch.yaml');
+    expect(load(undefined, join(dir, 'sub'))).toMatchObject({ files: [user], untrusted: [sub] });
+    // ~/ is the home directory; a symlink to a trusted directory is that directory
+    config(join(dir, 'xdg', 'kubectl-arch'), 'trust: ["~/sub"]\n', 'config.yaml');
+    expect(load(undefined, join(dir, 'sub'))).toMatchObject({ files: [user, sub] });
+    expect(load(false)).toMatchObject({ files: [], untrusted: [] });
+    expect(load(local)).toMatchObject({ files: [local], untrusted: [] });
+    expect(() => load(join(dir, 'missing.yaml'))).toThrow(/config file .*missing\.yaml does not exist/);
+    // trust: is the user's own word: in any other file it is a usage error
+    config(dir, 'trust: [/]\n', '.kubectl-arch.yaml');
+    expect(() => load(local)).toThrow(/trust: is read only from the user's config file/);
+    config(join(dir, 'xdg', 'kubectl-arch'), 'trust: [relative/dir]\n', 'config.yaml');
+    expect(() => load()).toThrow(/trust\[0\] must be an absolute directory \(or start with ~\/\), found "relative\/dir"/);
+  });
+
+  test('a critical finding is suppressed only by a rule naming its namespace or name, never by a code alone', () => {
+    const crit = { code: 'ARCH-WH01', severity: 'critical', objects: [{ kind: 'ValidatingWebhookConfiguration', name: 'kyverno' }] };
+    const risks = (r: Partial<IgnoreRule>) => ({ files: ['f'], rules: [rule({ code: 'ARCH-WH01', ...r })], expired: [], untrusted: [] });
+    const part = (r: Partial<IgnoreRule>) => partition([crit] as unknown as Finding[], risks(r), { context: 'lab' });
+    expect(part({}).suppressed).toHaveLength(0);
+    expect(part({ context: 'lab' }).suppressed).toHaveLength(0);
+    expect(part({ name: 'kyverno' }).suppressed).toHaveLength(1);
+    // the same code-only rule still suppresses findings below critical
+    expect(partition([{ ...crit, severity: 'error' }] as unknown as Finding[], risks({}), {}).suppressed).toHaveLength(1);
+    expect(unscopedCritical([crit] as unknown as Finding[], risks({}), {}).map((x) => [x.rule.code, x.findings])).toEqual([
+      ['ARCH-WH01', 1],
+    ]);
+    expect(unscopedCritical([crit] as unknown as Finding[], risks({ name: 'other' }), {})).toEqual([]);
   });
 });
 
@@ -212,7 +245,7 @@ describe('the CLI', () => {
     const orphans = rep.checks.find((c: { id: string }) => c.id === 'gitops-orphans');
     expect(orphans.findings.map((x: { code: string }) => x.code)).toEqual(['ARCH-OR04']);
     expect(orphans.suppressed).toBe(1);
-    expect(rep.acceptedRisks).toEqual({ files: [f], rules: 1, expired: [] });
+    expect(rep.acceptedRisks).toEqual({ files: [f], rules: 1, expired: [], byFile: [{ file: f, rules: 1, suppressed: 1 }], untrusted: [] });
 
     // both errors accepted: exit 0, and the text report says what it hides
     const both = config(
@@ -246,24 +279,89 @@ describe('the CLI', () => {
     expect(r.stdout).not.toMatch(/Suppressed/);
   });
 
-  test('default files: the user config and ./.kubectl-arch.yaml are read; --no-config reads none', async () => {
+  test("a repository's .kubectl-arch.yaml is obeyed only with consent: trust: in the user's config, or --config", async () => {
     const dir = tempDir();
-    config(dir, ORPHAN_RULE, '.kubectl-arch.yaml');
+    const local = config(dir, ORPHAN_RULE, '.kubectl-arch.yaml');
     const xdg = join(dir, 'xdg');
     mkdirSync(join(xdg, 'kubectl-arch'), { recursive: true });
-    config(join(xdg, 'kubectl-arch'), 'ignore:\n- {code: ARCH-RL03, reason: known}\n', 'config.yaml');
-    const rep = JSON.parse((await archIn(dir, ['doctor', '--snapshot', EXAMPLE, '-o', 'json'], { XDG_CONFIG_HOME: xdg })).stdout);
+    const user = config(join(xdg, 'kubectl-arch'), 'ignore:\n- {code: ARCH-RL03, reason: known}\n', 'config.yaml');
+    const run = (args: string[] = []) => archIn(dir, ['doctor', '--snapshot', EXAMPLE, '-o', 'json', ...args], { XDG_CONFIG_HOME: xdg });
+    // not trusted: the repository's rules are not read, and stderr says so and how to allow them
+    const untrusted = await run();
+    expect(JSON.parse(untrusted.stdout).suppressed.map((f: { code: string }) => f.code)).toEqual(['ARCH-RL03']);
+    expect(JSON.parse(untrusted.stdout).acceptedRisks).toMatchObject({ files: [user], untrusted: [local] });
+    expect(untrusted.stderr).toContain(
+      `note: ${local} was not read: ${dir} is not listed under trust: in ${user} (or pass --config ${local})\n`,
+    );
+    expect(untrusted.code).toBe(1);
+    // trusted by the user: both files are read
+    config(join(xdg, 'kubectl-arch'), `trust: [${dir}]\nignore:\n- {code: ARCH-RL03, reason: known}\n`, 'config.yaml');
+    const rep = JSON.parse((await run()).stdout);
     expect(rep.suppressed.map((f: { code: string }) => f.code).sort()).toEqual(['ARCH-OR01', 'ARCH-RL03']);
-    expect(rep.acceptedRisks.files).toEqual([join(xdg, 'kubectl-arch', 'config.yaml'), join(dir, '.kubectl-arch.yaml')]);
-    const all = await archIn(dir, ['doctor', '--snapshot', EXAMPLE, '-o', 'json', '--no-config'], { XDG_CONFIG_HOME: xdg });
+    expect(rep.acceptedRisks.files).toEqual([user, local]);
+    // --config names the file: that is consent too (and reads that file only)
+    const named = await archIn(dir, ['doctor', '--snapshot', EXAMPLE, '-o', 'json', '--config', '.kubectl-arch.yaml']);
+    expect(JSON.parse(named.stdout).suppressed.map((f: { code: string }) => f.code)).toEqual(['ARCH-OR01']);
+    const all = await run(['--no-config']);
     expect(JSON.parse(all.stdout)).toMatchObject({ suppressed: [], summary: { suppressed: 0, findings: { error: 2 } } });
     expect(all.code).toBe(1);
+  });
+
+  test('which config files were read and what they suppressed: on stderr and in every output format', async () => {
+    const dir = tempDir();
+    const f = config(dir, ORPHAN_RULE);
+    const run = (o: string) => archIn(dir, ['doctor', '--snapshot', EXAMPLE, '--config', f, '-o', o]);
+    const said = `note: accepted risks: ${f}: 1 finding suppressed\n`;
+    const table = await run('table');
+    expect(table.stderr).toBe(said);
+    // in the header, not only in the list at the end
+    expect(table.stdout.split('\n')[1]).toBe(`accepted risks: 1 finding suppressed by ${f}`);
+    const json = await run('json');
+    expect(json.stderr).toBe(said);
+    expect(JSON.parse(json.stdout).acceptedRisks.byFile).toEqual([{ file: f, rules: 1, suppressed: 1 }]);
+    const sarif = JSON.parse((await run('sarif')).stdout).runs[0];
+    expect(sarif.properties.acceptedRisks).toEqual([{ file: f, rules: 1, suppressed: 1 }]);
+    expect(sarif.invocations[0].toolExecutionNotifications).toContainEqual({
+      level: 'note',
+      message: { text: `accepted-risk rules from ${f}: 1 finding suppressed` },
+    });
+    expect((await run('junit')).stdout).toContain(`<property name="acceptedRisks" value="${f}: 1 finding suppressed"/>`);
+    expect((await run('prometheus')).stdout).toMatch(
+      new RegExp(`^kubectl_arch_config_file_suppressed_findings\\{command="doctor",context="home-k3s",file="${f}"\\} 1$`, 'm'),
+    );
+    expect((await run('policyreport')).stdout).toContain(`kubectl-arch/accepted-risks: '${f}: 1 finding suppressed'`);
+    // no config file read: nothing said
+    expect((await archIn(dir, ['doctor', '--snapshot', EXAMPLE, '-o', 'json'])).stderr).toBe('');
+  });
+
+  test('a code-only rule does not silence a critical finding: it is reported, the exit code says so, stderr says why', async () => {
+    const dir = tempDir();
+    const snap = join(dir, 'snap');
+    cpSync(EXAMPLE, snap, { recursive: true });
+    const header = join(snap, '00-header.json');
+    const h = JSON.parse(readFileSync(header, 'utf8'));
+    writeFileSync(header, JSON.stringify({ ...h, readyz: '[+]ping ok\n[-]etcd failed: reason withheld\nreadyz check failed\n' }));
+    const f = config(
+      dir,
+      'ignore:\n- {code: ARCH-RZ01, reason: we know}\n- {code: ARCH-RL03, reason: known}\n- {code: ARCH-OR01, reason: known}\n',
+    );
+    const r = await archIn(dir, ['doctor', '--snapshot', snap, '--config', f, '-o', 'json']);
+    expect(r.code).toBe(1);
+    const rep = JSON.parse(r.stdout);
+    expect(rep.suppressed.map((x: { code: string }) => x.code).sort()).toEqual(['ARCH-OR01', 'ARCH-RL03']);
+    const reported = rep.checks.flatMap((c: { findings: Array<{ code: string }> }) => c.findings.map((x) => x.code));
+    expect(reported).toContain('ARCH-RZ01');
+    expect(r.stderr).toContain(
+      `warning: accepted-risk rule ARCH-RZ01 (${f}, ignore #1) names no namespace or name: it suppresses no critical finding (1 reported)\n`,
+    );
   });
 
   test('a bad config is a usage error (exit 2) naming the file and rule, before anything is read', async () => {
     const dir = tempDir();
     config(dir, 'ignore:\n- code: ARCH-OR01\n', '.kubectl-arch.yaml');
-    const r = await archIn(dir, ['doctor', '--snapshot', EXAMPLE]);
+    mkdirSync(join(dir, 'xdg', 'kubectl-arch'), { recursive: true });
+    config(join(dir, 'xdg', 'kubectl-arch'), `trust: [${dir}]\n`, 'config.yaml');
+    const r = await archIn(dir, ['doctor', '--snapshot', EXAMPLE], { XDG_CONFIG_HOME: join(dir, 'xdg') });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^error: config .*\.kubectl-arch\.yaml: ignore\[0\]: reason is required/);
     const missing = await archIn(dir, ['doctor', '--snapshot', EXAMPLE, '--config', join(dir, 'nope.yaml')]);

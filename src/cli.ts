@@ -27,7 +27,8 @@ function fleetOptions<T>(y: Argv<T>) {
     })
     .option('config', {
       type: 'string',
-      describe: 'Accepted-risk rules (ignore:) from FILE; default: the user config file and ./.kubectl-arch.yaml; --no-config reads none',
+      describe:
+        'Accepted-risk rules (ignore:) from FILE only; default: the user config file, and ./.kubectl-arch.yaml when the user config lists this directory under trust:; --no-config reads none',
       group: 'Accepted risks:',
     });
 }

@@ -3,12 +3,11 @@
 // --deadline and --request-timeout; one summary table (context, distribution, version, findings by severity,
 // suppressed, time, worst), then each report. A context that cannot be reached is a row with its error, never an
 // abort. The exit code is the highest of the contexts' own exit codes.
-import { CHECKS } from '../checks/registry.js';
-import { expiredText, loadAcceptedRisks, NO_RISKS, type AcceptedRisks, type RunPlace, type SuppressedFinding } from '../config/accepted.js';
+import type { AcceptedRisks, SuppressedFinding } from '../config/accepted.js';
 import { EXIT, InputError, UserError } from '../errors.js';
 import { SEVERITY_RANK, type CheckResult, type Severity } from '../model.js';
 import { isMachineFormat, type FormatRun } from '../render/formats/model.js';
-import { countBySeverity, REPORT_API_VERSION, type AcceptedRisksInfo, type ContextRow, type ReportList } from '../render/report.js';
+import { countBySeverity, REPORT_API_VERSION, type ContextRow, type ReportList } from '../render/report.js';
 import { termSafe } from '../render/safe.js';
 import type { Style } from '../render/style.js';
 import { columns } from '../render/table.js';
@@ -16,6 +15,7 @@ import { VERSION } from '../version.js';
 import { exitFor, stdoutStyle, type Acquired, type GlobalArgs } from './common.js';
 import { printStructured } from './output.js';
 import { stopwatch } from '../lib/time.js';
+import { acceptedRisks, placeOf, risksInfo, sayRisks } from './risks.js';
 
 /** What one context's run gives, whatever the command. */
 export interface Outcome {
@@ -35,22 +35,6 @@ export interface Outcome {
 export type PerContext = (args: GlobalArgs, risks: AcceptedRisks) => Promise<Outcome>;
 
 export const DEFAULT_PARALLEL = 4;
-
-export const placeOf = (source: Acquired['source']): RunPlace => ({
-  context: source.context,
-  cluster: source.cluster,
-  server: source.server,
-});
-
-export const risksInfo = (r: AcceptedRisks): AcceptedRisksInfo => ({ files: r.files, rules: r.rules.length, expired: r.expired });
-
-/** The accepted-risk rules for this run (none with --no-config); expired rules are said on stderr. */
-export function acceptedRisks(args: GlobalArgs): AcceptedRisks {
-  const known = new Set(CHECKS.flatMap((c) => Object.keys(c.codes)));
-  const risks = args.config === false ? NO_RISKS : loadAcceptedRisks(args.config, known);
-  for (const r of risks.expired) process.stderr.write(`warning: ${termSafe(expiredText(r))}\n`);
-  return risks;
-}
 
 const splitList = (s: string): string[] =>
   s
@@ -143,9 +127,10 @@ export async function pool<T, R>(items: T[], limit: number, fn: (t: T, i: number
   return out;
 }
 
-const formatRun = (command: string, d: Done): FormatRun => ({
+const formatRun = (command: string, d: Done, risks: AcceptedRisks): FormatRun => ({
   command,
   context: d.context,
+  acceptedRisks: risksInfo(risks, d.outcome?.suppressed ?? []),
   ...(d.outcome
     ? {
         source: d.outcome.source,
@@ -227,6 +212,11 @@ export async function execute(command: string, args: GlobalArgs, fn: PerContext)
   const totalMs = since();
   // a single run is named by the context it resolved (or the snapshot)
   if (!contexts) done[0]!.context = done[0]!.outcome?.source.context ?? done[0]!.outcome?.source.path ?? '';
+  sayRisks(
+    risks,
+    done.flatMap((d) => d.outcome?.suppressed ?? []),
+    done.flatMap((d) => (d.outcome ? [{ findings: d.outcome.checks.flatMap((c) => c.findings), place: placeOf(d.outcome.source) }] : [])),
+  );
   const exitCode = Math.max(...done.map((d) => d.exitCode));
   const out = args.output;
   if (isMachineFormat(out)) {
@@ -234,7 +224,7 @@ export async function execute(command: string, args: GlobalArgs, fn: PerContext)
     await write(
       await renderFormat(
         out,
-        done.map((d) => formatRun(command, d)),
+        done.map((d) => formatRun(command, d, risks)),
         { failOn: args['fail-on'], version: VERSION },
       ),
     );

@@ -4,6 +4,7 @@
 // threshold and suppressed ones are in <system-out>. A skipped check is <skipped>; an unreachable context is a
 // suite with one <error> test case. Text from the cluster has its control characters escaped (XML 1.0 cannot
 // carry them) and is XML-escaped.
+import { fileRisksText } from '../../config/accepted.js';
 import { refText, type Finding } from '../../model.js';
 import { termSafe } from '../safe.js';
 import { failing, type FormatOptions, type FormatRun } from './model.js';
@@ -88,6 +89,7 @@ export function renderJunit(runs: FormatRun[], opts: FormatOptions): string {
       ...(run.serverVersion ? [`      <property name="serverVersion" value="${attr(run.serverVersion)}"/>`] : []),
       `      <property name="failOn" value="${opts.failOn}"/>`,
       `      <property name="suppressed" value="${run.suppressed.length}"/>`,
+      ...(run.acceptedRisks?.byFile ?? []).map((f) => `      <property name="acceptedRisks" value="${attr(fileRisksText(f))}"/>`),
       `    </properties>`,
       ...cases,
       '  </testsuite>',

@@ -8,6 +8,7 @@
 // critical/error findings are `fail`, warning/info `warn`, a skipped check `skip`, a suppressed finding `skip`
 // with the accepted-risk reason. Severity: critical→critical, error→high, warning→medium, info→info.
 import { dump } from 'js-yaml';
+import { fileRisksText } from '../../config/accepted.js';
 import type { Finding, ObjectRef, Severity } from '../../model.js';
 import type { FormatOptions, FormatRun } from './model.js';
 import { byText } from '../../lib/order.js';
@@ -107,7 +108,13 @@ export function policyReportObjects(run: FormatRun): Array<Record<string, unknow
     name,
     ...(ns ? { namespace: ns } : {}),
     labels: { 'app.kubernetes.io/managed-by': 'kubectl-arch', 'app.kubernetes.io/name': 'kubectl-arch' },
-    annotations: { 'kubectl-arch/context': run.context, 'kubectl-arch/command': run.command },
+    annotations: {
+      'kubectl-arch/context': run.context,
+      'kubectl-arch/command': run.command,
+      ...(run.acceptedRisks?.byFile.length
+        ? { 'kubectl-arch/accepted-risks': run.acceptedRisks.byFile.map(fileRisksText).join('; ') }
+        : {}),
+    },
   });
   const out: Array<Record<string, unknown>> = [
     { apiVersion: POLICY_REPORT_API, kind: 'ClusterPolicyReport', metadata: meta(), summary: summary(cluster), results: cluster },

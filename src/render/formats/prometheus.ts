@@ -46,8 +46,13 @@ export function renderPrometheus(runs: FormatRun[], opts: FormatOptions): string
     'kubectl_arch_suppressed_findings',
     'Findings silenced by accepted-risk rules, by check, finding code and severity.',
   );
+  const byFile = fam(
+    'kubectl_arch_config_file_suppressed_findings',
+    'Findings silenced by the accepted-risk rules of each config file read (zero included).',
+  );
   for (const run of runs) {
     const base = { command: run.command, context: run.context };
+    for (const f of run.acceptedRisks?.byFile ?? []) byFile.samples.push([{ ...base, file: f.file }, f.suppressed]);
     up.samples.push([base, run.error ? 0 : 1]);
     exit.samples.push([base, run.exitCode]);
     duration.samples.push([base, run.durationMs / 1000]);
@@ -76,7 +81,7 @@ export function renderPrometheus(runs: FormatRun[], opts: FormatOptions): string
   const info = fam('kubectl_arch_build_info', 'kubectl-arch version and the --fail-on threshold of this run (always 1).');
   info.samples.push([{ version: opts.version, fail_on: opts.failOn }, 1]);
   const L: string[] = [];
-  for (const f of [up, exit, duration, last, status, bySev, byCode, suppressed, info]) {
+  for (const f of [up, exit, duration, last, status, bySev, byCode, suppressed, byFile, info]) {
     L.push(`# HELP ${f.name} ${f.help}`, `# TYPE ${f.name} gauge`);
     for (const [l, v] of f.samples) L.push(`${f.name}${labels(l)} ${Number.isInteger(v) ? v : v.toFixed(3)}`);
   }

@@ -7,6 +7,7 @@
 // (also given as a logical location); partialFingerprints keep an alert the same across runs.
 import { createHash } from 'node:crypto';
 import { CHECKS } from '../../checks/registry.js';
+import { fileRisksText } from '../../config/accepted.js';
 import type { Finding, Severity } from '../../model.js';
 import { findingKey, objectPath, type FormatOptions, type FormatRun } from './model.js';
 
@@ -95,6 +96,14 @@ export function renderSarif(runs: FormatRun[], opts: FormatOptions): string {
           .filter((c) => c.status === 'skipped')
           .map((c) => ({ level: 'warning', message: { text: `${c.id} skipped: ${c.reason ?? ''}` }, descriptor: { id: c.id } })),
         ...run.checks.flatMap((c) => c.notes.map((n) => ({ level: 'note', message: { text: `${c.id}: not visible: ${n}` } }))),
+        ...(run.acceptedRisks?.byFile ?? []).map((f) => ({
+          level: 'note',
+          message: { text: `accepted-risk rules from ${fileRisksText(f)}` },
+        })),
+        ...(run.acceptedRisks?.untrusted ?? []).map((f) => ({
+          level: 'note',
+          message: { text: `${f} was not read: its directory is not trusted` },
+        })),
       ];
       return {
         tool: {
@@ -124,6 +133,7 @@ export function renderSarif(runs: FormatRun[], opts: FormatOptions): string {
           ...(run.source?.server ? { server: run.source.server } : {}),
           ...(run.distribution ? { distribution: run.distribution } : {}),
           ...(run.serverVersion ? { serverVersion: run.serverVersion } : {}),
+          ...(run.acceptedRisks?.byFile.length ? { acceptedRisks: run.acceptedRisks.byFile } : {}),
           failOn: opts.failOn,
         },
       };
