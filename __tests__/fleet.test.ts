@@ -159,6 +159,10 @@ describe('--contexts', () => {
       [['--contexts', ','], /needs at least one context/],
       [['--contexts', 'sick', '--snapshot', '/tmp'], /--snapshot works on one snapshot/],
       [['--contexts', 'sick', '--parallel', '0'], /--parallel must be a whole number >= 1/],
+      // not "found NaN": the value as given
+      [['--contexts', 'sick', '--parallel', 'abc'], /^error: --parallel must be a whole number >= 1, found "abc"\n/],
+      [['--contexts', 'sick', '--parallel', '1.5'], /--parallel must be a whole number >= 1, found "1\.5"/],
+      [['--contexts', 'sick', '--parallel', ''], /--parallel must be a whole number >= 1, found ""/],
     ];
     for (const [args, msg] of cases) {
       const r = await arch(['doctor', '--kubeconfig', kubeconfig, ...args]);
@@ -173,6 +177,44 @@ describe('--contexts', () => {
     expect(plan.code).toBe(2);
     expect(plan.stderr).toMatch(/--cleanup-plan works on one context/);
     expect(order).toEqual([]);
+  });
+
+  test('a context named "" is a context like any other (it aborted --all-contexts: "no current-context")', async () => {
+    const kc = join(tempDir(), 'empty-name');
+    writeFileSync(
+      kc,
+      `apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {server: "${calm.url}", certificate-authority: "${calm.certs.caFile}"}\nusers:\n- name: u\n  user: {token: ${calm.token}}\ncontexts:\n- name: ""\n  context: {cluster: c, user: u}\n- name: calm\n  context: {cluster: c, user: u}\n`,
+    );
+    const r = await arch(['doctor', '--kubeconfig', kc, '--all-contexts', '-o', 'json']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const list = JSON.parse(r.stdout);
+    expect(list.contexts.map((c: any) => [c.context, c.status])).toEqual([
+      ['', 'ok'],
+      ['calm', 'ok'],
+    ]);
+    expect(list.items.map((i: any) => i.source.context)).toEqual(['', 'calm']);
+    // named with --contexts too
+    expect((await arch(['doctor', '--kubeconfig', kc, '--contexts', 'calm,', '-o', 'json'])).code).toBe(0);
+  });
+
+  test('a context name with a line break is escaped in the "does not exist" list (it was printed raw)', async () => {
+    const kc = join(tempDir(), 'newline');
+    writeFileSync(
+      kc,
+      `apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {server: "https://127.0.0.1:1"}\nusers:\n- name: u\n  user: {token: t}\ncontexts:\n- name: "prod\\nerror: forged line"\n  context: {cluster: c, user: u}\n`,
+    );
+    for (const args of [
+      ['--contexts', 'nope'],
+      ['--context', 'nope'],
+      ['--contexts', 'no\npe'],
+    ]) {
+      const r = await arch(['doctor', '--kubeconfig', kc, ...args]);
+      expect(r.code).toBe(2);
+      const lines = r.stderr.split('\n');
+      expect(lines).toHaveLength(3); // error, hint, and the end of the last line
+      expect(lines[0]).toMatch(/^error: context "no(\\n)?pe" does not exist in the kubeconfig \(contexts: prod\\nerror: forged line\)$/);
+    }
   });
 
   test('context names from the kubeconfig are escaped in the table', async () => {

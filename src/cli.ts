@@ -20,8 +20,9 @@ function fleetOptions<T>(y: Argv<T>) {
     })
     .option('all-contexts', { type: 'boolean', describe: 'Run on every context of the kubeconfig', group: 'Many clusters:' })
     .option('parallel', {
-      type: 'number',
-      default: 4,
+      // a string, checked by the command: yargs' number type turns "abc" into NaN before anyone can name it
+      type: 'string',
+      default: '4',
       describe: 'Contexts run at once with --contexts/--all-contexts',
       group: 'Many clusters:',
     })

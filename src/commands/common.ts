@@ -25,8 +25,8 @@ export interface GlobalArgs {
   /** doctor, orphans, quorum: several contexts in one run (comma-separated), or every context of the kubeconfig. */
   contexts?: string;
   'all-contexts'?: boolean;
-  /** Contexts run at once (default 4). */
-  parallel?: number;
+  /** Contexts run at once (default 4), as typed: checked by the command. */
+  parallel?: string | number;
   /** Accepted-risk config file; false with --no-config. */
   config?: string | boolean;
   /** Set by the multi-context runner (not a flag): this run is one context of several (no spinner, log lines prefixed). */
@@ -122,7 +122,8 @@ export async function acquire(
   const { resolveConfig } = await import('../cluster/kubeconfig.js');
   const cfg = resolveConfig({
     kubeconfig: args.kubeconfig,
-    context: args.context,
+    // a context of several is named exactly (even ""); a --context "" typed alone means none, as in kubectl
+    context: args.fleetMember ?? (args.context || undefined),
     cluster: args.cluster,
     user: args.user,
     namespace: args.namespace,

@@ -113,6 +113,14 @@ async function runContext(name: string, args: GlobalArgs, risks: AcceptedRisks, 
   }
 }
 
+/** --parallel as typed: a whole number >= 1, named as given when it is not one. */
+export function parseParallel(v: string | number | undefined): number {
+  const text = v === undefined ? String(DEFAULT_PARALLEL) : String(v);
+  const n = /^\d+$/.test(text.trim()) ? Number(text) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1) throw new InputError(`--parallel must be a whole number >= 1, found ${JSON.stringify(text)}`);
+  return n;
+}
+
 /** Runs fn over items with at most `limit` at once, keeping the order of items in the result. */
 export async function pool<T, R>(items: T[], limit: number, fn: (t: T, i: number) => Promise<R>): Promise<R[]> {
   const out = new Array<R>(items.length);
@@ -144,6 +152,9 @@ const formatRun = (command: string, d: Done, risks: AcceptedRisks): FormatRun =>
   durationMs: d.durationMs,
   exitCode: d.exitCode,
 });
+
+/** A context name for the table: escaped, and "" shown as such rather than as nothing. */
+const shownName = (name: string): string => (name === '' ? '""' : termSafe(name));
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)}s`;
 
@@ -181,7 +192,7 @@ export function summaryTable(command: string, rows: ContextRow[], totalMs: numbe
     [
       ['CONTEXT', 'DISTRIBUTION', 'VERSION', 'CRITICAL', 'ERROR', 'WARNING', 'INFO', 'SUPPRESSED', 'TIME', 'WORST'],
       ...rows.map((r) => [
-        termSafe(r.context),
+        shownName(r.context),
         termSafe(r.distribution ?? '-'),
         termSafe(r.serverVersion ?? '-'),
         n(r, 'critical'),
@@ -203,9 +214,7 @@ export async function execute(command: string, args: GlobalArgs, fn: PerContext)
   const contexts = await fleetContexts(args);
   const risks = acceptedRisks(args);
   const since = stopwatch();
-  const parallel = Number(args.parallel ?? DEFAULT_PARALLEL);
-  if (!Number.isInteger(parallel) || parallel < 1)
-    throw new InputError(`--parallel must be a whole number >= 1, found ${String(args.parallel)}`);
+  const parallel = parseParallel(args.parallel);
   const done = contexts
     ? await pool(contexts, parallel, (c) => runContext(c, args, risks, fn, true))
     : [await runContext(args.context ?? '', args, risks, fn, false)];
@@ -261,7 +270,7 @@ export async function execute(command: string, args: GlobalArgs, fn: PerContext)
   const s = stdoutStyle(args);
   let text = summaryTable(command, rows, totalMs, s);
   for (const d of done) {
-    text += `\n${s.bold(`═══ context ${termSafe(d.context)} ═══`)}\n`;
+    text += `\n${s.bold(`═══ context ${shownName(d.context)} ═══`)}\n`;
     if (d.outcome) text += await d.outcome.text(s);
     else text += `error: ${termSafe(d.error!.message)}\n${d.error!.hint ? `  hint: ${termSafe(d.error!.hint)}\n` : ''}`;
   }
