@@ -12,6 +12,7 @@ import { fileRisksText } from '../../config/accepted.js';
 import type { Finding, ObjectRef, Severity } from '../../model.js';
 import type { FormatOptions, FormatRun } from './model.js';
 import { byText } from '../../lib/order.js';
+import { wellFormed, wellFormedDeep } from '../safe.js';
 
 export const POLICY_REPORT_API = 'wgpolicyk8s.io/v1alpha2';
 
@@ -48,7 +49,9 @@ const dnsName = (s: string): string =>
     .replace(/^[^a-z0-9]+|[^a-z0-9]+$/g, '')
     .slice(0, 253) || 'kubectl-arch';
 
-export function policyReportObjects(run: FormatRun): Array<Record<string, unknown>> {
+export function policyReportObjects(run0: FormatRun): Array<Record<string, unknown>> {
+  // every string well-formed: a lone surrogate has no UTF-8 form (YAML would carry it as an escape the API rejects)
+  const run = { ...wellFormedDeep(run0), startedAt: run0.startedAt };
   const ts = { seconds: Math.floor(run.startedAt.getTime() / 1000), nanos: 0 };
   const cluster: PRResult[] = [];
   const byNs = new Map<string, PRResult[]>();
@@ -126,7 +129,7 @@ export function policyReportObjects(run: FormatRun): Array<Record<string, unknow
 
 export function renderPolicyReports(runs: FormatRun[], _opts: FormatOptions): string {
   const docs: string[] = [];
-  const line = (s: string): string => s.replace(/[\r\n\u2028\u2029]+/g, ' ');
+  const line = (s: string): string => wellFormed(s).replace(/[\r\n\u2028\u2029]+/g, ' ');
   for (const run of runs) {
     if (run.error) {
       docs.push(`# context ${line(run.context)}: not analysed: ${line(run.error.message)}\n`);

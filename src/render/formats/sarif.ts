@@ -9,14 +9,19 @@ import { createHash } from 'node:crypto';
 import { CHECKS } from '../../checks/registry.js';
 import { fileRisksText } from '../../config/accepted.js';
 import type { Finding, Severity } from '../../model.js';
+import { wellFormedDeep } from '../safe.js';
 import { findingKey, objectPath, type FormatOptions, type FormatRun } from './model.js';
 
 export const SARIF_SCHEMA = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
 
 const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { critical: 'error', error: 'error', warning: 'warning', info: 'note' };
 
-/** Path segments safe in a URI reference: percent-encode each segment. */
-const seg = (s: string): string => encodeURIComponent(s);
+/**
+ * One path segment of a URI reference, percent-encoded. A segment of dots ("." or "..", also "%2E%2E" once a
+ * reader decodes it) would lead out of k8s/ (a context named ".." put results on files of the repository), so a
+ * segment of underscores then dots gets one underscore more: "..", "_..", "__.." stay three different names.
+ */
+const seg = (s: string): string => encodeURIComponent(/^_*\.+$/.test(s) ? `_${s}` : s);
 const artifactUri = (context: string, path?: string): string =>
   ['k8s', seg(context || '_'), ...(path ? path.split('/').map(seg) : [])].join('/');
 
@@ -83,7 +88,9 @@ function result(run: FormatRun, f: Finding & { suppressedBy?: { reason: string; 
   };
 }
 
-export function renderSarif(runs: FormatRun[], opts: FormatOptions): string {
+export function renderSarif(runs0: FormatRun[], opts: FormatOptions): string {
+  // every string well-formed first: a lone surrogate has no UTF-8 form (and no URI form: encodeURIComponent throws)
+  const runs = runs0.map((r) => ({ ...wellFormedDeep(r), startedAt: r.startedAt }));
   const sarif = {
     $schema: SARIF_SCHEMA,
     version: '2.1.0',
