@@ -3,6 +3,7 @@
 // concurrency (bounded by --parallel) shown by the order requests arrive in, never by timing.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { writeFileSync } from 'node:fs';
+import { loadAll } from 'js-yaml';
 import { join } from 'node:path';
 import { EXAMPLE_TYPES, exampleObjects } from './helpers/fixtures.js';
 import { arch } from './helpers/run.js';
@@ -148,6 +149,23 @@ describe('--contexts', () => {
     expect(p.code).toBe(3);
     expect(p.stdout).toMatch(/^kubectl_arch_up\{command="doctor",context="sick"\} 1$/m);
     expect(p.stdout).toMatch(/^kubectl_arch_up\{command="doctor",context="down"\} 0$/m);
+  });
+
+  test("PolicyReports are named per context (kubectl apply kept only the last context's), the same from run to run", async () => {
+    const names = async (): Promise<string[]> => {
+      const r = await arch(['doctor', '--kubeconfig', kubeconfig, '--contexts', 'sick,calm', '-o', 'policyreport']);
+      const out: string[] = [];
+      loadAll(r.stdout, (d: any) => {
+        if (d) out.push(`${d.kind}/${d.metadata.namespace ?? ''}/${d.metadata.name} ${d.metadata.annotations['kubectl-arch/context']}`);
+      });
+      return out;
+    };
+    const first = await names();
+    const keys = first.map((n) => n.split(' ')[0]);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(first.filter((n) => n.startsWith('ClusterPolicyReport/')).map((n) => n.split(' ')[1])).toEqual(['sick', 'calm']);
+    expect(first.find((n) => n.endsWith(' sick'))).toMatch(/^ClusterPolicyReport\/\/kubectl-arch-doctor-sick-[0-9a-f]{8} sick$/);
+    expect(await names()).toEqual(first);
   });
 
   test('usage errors exit 2 before any request', async () => {

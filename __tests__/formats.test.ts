@@ -316,6 +316,17 @@ describe('PolicyReport (wgpolicyk8s.io/v1alpha2)', () => {
     ]);
   });
 
+  test('names: one set per context, told apart when their names differ only in what a DNS name cannot hold', () => {
+    const names = (ctx: string) => policyReportObjects({ ...hostileRun(), context: ctx }).map((o: any) => o.metadata.name);
+    const all = ['prod-eu', 'prod_eu', 'PROD-EU', '..', '', 'x'.repeat(300)].map(names);
+    for (const n of all.flat()) {
+      expect(n).toMatch(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/);
+      expect(n.length).toBeLessThanOrEqual(253);
+    }
+    expect(new Set(all.map((n) => n[0])).size).toBe(all.length);
+    expect(names('prod-eu')).toEqual(names('prod-eu'));
+  });
+
   test('suppressed findings are skip results with the reason; passed and skipped checks are pass/skip in the ClusterPolicyReport', () => {
     const [cluster, ...ns] = policyReportObjects(hostileRun()) as any[];
     const old = ns.find((o) => o.metadata.namespace === 'old');

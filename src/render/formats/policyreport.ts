@@ -6,7 +6,9 @@
 // One PolicyReport per namespace that holds an object of a finding, one ClusterPolicyReport for cluster-scoped
 // objects, findings without objects, and each check's pass/skip. policy = check id, rule = finding code;
 // critical/error findings are `fail`, warning/info `warn`, a skipped check `skip`, a suppressed finding `skip`
-// with the accepted-risk reason. Severity: critical→critical, error→high, warning→medium, info→info.
+// with the accepted-risk reason. Severity: critical→critical, error→high, warning→medium, info→info. Named per
+// context (reportName).
+import { createHash } from 'node:crypto';
 import { dump } from 'js-yaml';
 import { fileRisksText } from '../../config/accepted.js';
 import type { Finding, ObjectRef, Severity } from '../../model.js';
@@ -41,13 +43,25 @@ const resourceRef = (o: ObjectRef) => ({
   name: o.name,
 });
 
-/** Object names must be DNS subdomains. */
-const dnsName = (s: string): string =>
+/** Object names must be DNS subdomains: lower-case letters, digits and dashes here, at most `max` long. */
+const dnsPart = (s: string, max: number): string =>
   s
     .toLowerCase()
-    .replace(/[^a-z0-9.-]+/g, '-')
-    .replace(/^[^a-z0-9]+|[^a-z0-9]+$/g, '')
-    .slice(0, 253) || 'kubectl-arch';
+    .replace(/[^a-z0-9-]+/g, '-')
+    .slice(0, max)
+    .replace(/^-+|-+$/g, '');
+
+/**
+ * The reports' name for one context: kubectl-arch-<command>-<context>-<hash>. Per context, as each context's
+ * reports are applied to its own cluster and `kubectl apply` of one name keeps only the last; the hash of the
+ * exact context name tells apart names a DNS name cannot hold apart (prod_eu, PROD-EU, prod-eu); the same from
+ * run to run, so each run replaces its own reports.
+ */
+export function reportName(command: string, context: string): string {
+  const hash = createHash('sha256').update(context).digest('hex').slice(0, 8);
+  const ctx = dnsPart(context, 60);
+  return `kubectl-arch-${dnsPart(command, 20) || 'run'}-${ctx ? `${ctx}-` : ''}${hash}`;
+}
 
 export function policyReportObjects(run0: FormatRun): Array<Record<string, unknown>> {
   // every string well-formed: a lone surrogate has no UTF-8 form (YAML would carry it as an escape the API rejects)
@@ -106,7 +120,7 @@ export function policyReportObjects(run0: FormatRun): Array<Record<string, unkno
     for (const r of rs) s[r.result]++;
     return s;
   };
-  const name = dnsName(`kubectl-arch-${run.command}`);
+  const name = reportName(run.command, run.context);
   const meta = (ns?: string) => ({
     name,
     ...(ns ? { namespace: ns } : {}),
