@@ -276,10 +276,17 @@ describe('a server that misbehaves', () => {
 
   test('etcd fails after /readyz said ok: a stalled quorum read makes it ask again, and lists move to the cache', async () => {
     srv.faults.quorumHang = true;
-    setTimeout(() => {
-      srv.faults.readyz = '[+]ping ok\n[-]etcd failed: reason withheld\nreadyz check failed\n';
-    }, 500);
-    const r = await arch(['doctor', '--kubeconfig', srv.kubeconfigPath, '-o', 'json']);
+    // etcd "fails" once the first quorum read has been sent (by then /readyz was read and said ok): by order, not
+    // by a timer (a 500 ms timer lost the race on a loaded machine, failing /readyz before its first read)
+    const push = srv.requests.push.bind(srv.requests);
+    srv.requests.push = (...recs) => {
+      if (recs.some((q) => /^\/(api\/v1|apis\/[^/]+\/[^/]+)\/[^/]+\?/.test(q.path) && !q.path.includes('resourceVersion=0')))
+        srv.faults.readyz = '[+]ping ok\n[-]etcd failed: reason withheld\nreadyz check failed\n';
+      return push(...recs);
+    };
+    const r = await arch(['doctor', '--kubeconfig', srv.kubeconfigPath, '-o', 'json']).finally(() => {
+      srv.requests.push = push;
+    });
     expect(r.code).toBe(1);
     const rep = JSON.parse(r.stdout);
     expect(rep.checks.find((c: { id: string }) => c.id === 'apiserver-readiness').findings[0].code).toBe('ARCH-RZ01');
