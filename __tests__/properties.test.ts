@@ -25,6 +25,12 @@ import { makeStyle } from '../src/render/style.js';
 import { renderText } from '../src/render/text.js';
 import { termSafe } from '../src/render/safe.js';
 import { loadSnapshot } from '../src/snapshot/load.js';
+import type { FormatRun } from '../src/render/formats/model.js';
+import { renderSarif } from '../src/render/formats/sarif.js';
+import { renderJunit } from '../src/render/formats/junit.js';
+import { renderPrometheus } from '../src/render/formats/prometheus.js';
+import { policyReportObjects } from '../src/render/formats/policyreport.js';
+import { XMLValidator } from 'fast-xml-parser';
 import { arch } from './helpers/run.js';
 import { tempDir } from './helpers/tmp.js';
 
@@ -344,7 +350,7 @@ describe('property: snapshot files', () => {
           }
         },
       ),
-      { numRuns: 300 },
+      { numRuns: 200 },
     );
   });
 });
@@ -381,7 +387,7 @@ describe('property: kubeconfig files', () => {
           }
         },
       ),
-      { numRuns: 300 },
+      { numRuns: 200 },
     );
   });
 });
@@ -517,5 +523,99 @@ describe('property: accepted-risk rules', () => {
     );
     expect(parsed).toBeGreaterThan(50);
     expect(dated).toBeGreaterThan(5);
+  });
+});
+
+// context names as a kubeconfig may hold them: anything a YAML string can be, and the names that broke formats
+const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c));
+export const contextName = fc.oneof(
+  nasty,
+  fc.constantFrom(
+    '..',
+    '.',
+    '',
+    '_..',
+    'prod$(touch x)',
+    '*',
+    'a\nb',
+    'prod_eu',
+    'PROD-EU',
+    'prod-eu',
+    '\ufffe\uffff',
+    'x\\ud800',
+    'x\ud800',
+  ),
+  fc.tuple(fc.string({ maxLength: 4 }), loneSurrogate, fc.string({ maxLength: 4 })).map((p) => p.join('')),
+  fc.string({ unit: 'binary', maxLength: 12 }),
+);
+
+describe('property: context names in the machine formats', () => {
+  const runFor = (context: string, name: string): FormatRun => ({
+    command: 'doctor',
+    context,
+    source: { type: 'cluster', context, server: 'https://127.0.0.1:6443' },
+    startedAt: new Date('2026-08-13T09:00:00Z'),
+    durationMs: 10,
+    exitCode: 1,
+    suppressed: [],
+    checks: [
+      {
+        id: 'immutable-retry-loop',
+        title: 'retry loops',
+        status: 'findings',
+        notes: [name],
+        findings: [
+          {
+            code: 'ARCH-RL03',
+            checkId: 'immutable-retry-loop',
+            severity: 'error',
+            title: name,
+            message: name,
+            evidence: {},
+            objects: [{ kind: 'Service', namespace: name, name }],
+          },
+        ],
+      },
+    ],
+  });
+  const wellFormed = (s: string): boolean => Buffer.from(s, 'utf8').toString('utf8') === s;
+  const strings = (v: unknown): string[] =>
+    typeof v === 'string' ? [v] : v && typeof v === 'object' ? Object.values(v).flatMap(strings) : [];
+  const opts = { failOn: 'error' as const, version: '0.0.0' };
+
+  test('every format renders any names, within its own rules; distinct contexts stay distinct', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(contextName, { minLength: 1, maxLength: 4 }), contextName, (names, objectName) => {
+        const runs = names.map((c) => runFor(c, objectName));
+        const sarif = JSON.parse(renderSarif(runs, opts));
+        for (const x of strings(sarif)) expect(wellFormed(x)).toBe(true);
+        for (const r of sarif.runs)
+          for (const res of r.results)
+            for (const l of res.locations) {
+              const uri: string = l.physicalLocation.artifactLocation.uri;
+              expect(new URL(uri, 'file:///repo/').pathname.startsWith('/repo/k8s/')).toBe(true);
+            }
+        const xml = renderJunit(runs, opts);
+        expect(xml).not.toMatch(/[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/u);
+        expect(XMLValidator.validate(xml)).toBe(true);
+        const prom = renderPrometheus(runs, opts);
+        expect(wellFormed(prom)).toBe(true);
+        const series = prom
+          .split('\n')
+          .filter((l) => l && !l.startsWith('#'))
+          .map((l) => l.slice(0, l.lastIndexOf(' ')));
+        expect(new Set(series).size).toBe(series.length);
+        const reports = runs.map((r) => policyReportObjects(r));
+        for (const o of reports.flat()) {
+          const n = (o.metadata as { name: string }).name;
+          expect(n).toMatch(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/);
+          expect(n.length).toBeLessThanOrEqual(253);
+          for (const x of strings(o)) expect(wellFormed(x)).toBe(true);
+        }
+        const clusterNames = reports.map((r) => (r[0]!.metadata as { name: string }).name);
+        expect(new Set(clusterNames).size).toBe(names.length);
+      }),
+      { numRuns: 200 },
+    );
   });
 });

@@ -58,7 +58,8 @@ const dnsPart = (s: string, max: number): string =>
  * run to run, so each run replaces its own reports.
  */
 export function reportName(command: string, context: string): string {
-  const hash = createHash('sha256').update(context).digest('hex').slice(0, 8);
+  // hashed as UTF-16 code units: two names differing only in lone surrogates are two names (UTF-8 has no form for them)
+  const hash = createHash('sha256').update(Buffer.from(context, 'utf16le')).digest('hex').slice(0, 8);
   const ctx = dnsPart(context, 60);
   return `kubectl-arch-${dnsPart(command, 20) || 'run'}-${ctx ? `${ctx}-` : ''}${hash}`;
 }
@@ -120,7 +121,7 @@ export function policyReportObjects(run0: FormatRun): Array<Record<string, unkno
     for (const r of rs) s[r.result]++;
     return s;
   };
-  const name = reportName(run.command, run.context);
+  const name = reportName(run.command, run0.context);
   const meta = (ns?: string) => ({
     name,
     ...(ns ? { namespace: ns } : {}),
