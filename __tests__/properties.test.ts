@@ -1,7 +1,7 @@
 // Property-based tests (fast-check): whatever a kubeconfig, a snapshot file, an error text or a cluster
 // string holds, kubectl-arch answers with a documented outcome — bad input is an InputError (exit 2),
 // never a crash (exit 4) — and no control character from the input reaches the terminal.
-import { describe, expect, test } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -31,6 +31,10 @@ import { renderJunit } from '../src/render/formats/junit.js';
 import { renderPrometheus } from '../src/render/formats/prometheus.js';
 import { policyReportObjects } from '../src/render/formats/policyreport.js';
 import { XMLValidator } from 'fast-xml-parser';
+import * as etcdAnswers from '../src/etcd/answers.js';
+import { probeEtcd } from '../src/etcd/probe.js';
+import { renderProbe } from '../src/render/quorum.js';
+import { memberAnswers, startFakeEtcd, type FakeEtcd, type Rpc } from './helpers/fakeEtcd.js';
 import { arch } from './helpers/run.js';
 import { tempDir } from './helpers/tmp.js';
 
@@ -616,6 +620,83 @@ describe('property: context names in the machine formats', () => {
         expect(new Set(clusterNames).size).toBe(names.length);
       }),
       { numRuns: 200 },
+    );
+  });
+});
+
+describe('property: etcd answers', () => {
+  const RPCS: Rpc[] = ['status', 'memberList', 'alarms'];
+  const uintish = fc.oneof(
+    fc.constantFrom('0', '1', '18446744073709551615', '18446744073709551616', '1e999', '-1', '0x10', ' 1', ''),
+    fc.bigInt({ min: 0n, max: 2n ** 64n }).map(String),
+    fc.integer(),
+    fc.double(),
+    anyValue,
+  );
+  /** A member's good answer with some fields replaced by anything (or the whole answer anything). */
+  const answer = (good: Record<string, unknown>) =>
+    fc.oneof(
+      { weight: 3, arbitrary: fc.constant(good) },
+      {
+        weight: 4,
+        arbitrary: fc
+          .dictionary(
+            fc.constantFrom('header', 'leader', 'raftTerm', 'raftIndex', 'dbSize', 'version', 'errors', 'isLearner', 'members', 'alarms'),
+            fc.oneof(uintish, fc.array(anyValue, { maxLength: 3 })),
+            { maxKeys: 3 },
+          )
+          .map((d) => ({ ...good, ...d })),
+      },
+      { weight: 1, arbitrary: anyValue },
+      { weight: 1, arbitrary: fc.constantFrom('not json', '{"a":', '[1,2', '') },
+    );
+
+  test('the checks of an answer take anything: a checked answer or a MalformedAnswer, nothing else', () => {
+    fc.assert(
+      fc.property(anyValue, uintish, (v, u) => {
+        for (const check of [etcdAnswers.status, etcdAnswers.memberList, etcdAnswers.alarms])
+          for (const x of [v, { leader: u, raftTerm: u }, { members: [{ ID: u }] }, { alarms: [{ memberID: u, alarm: v }] }]) {
+            try {
+              const r = check(x);
+              if (check === etcdAnswers.status)
+                for (const k of ['leader', 'raftTerm'] as const) expect((r as etcdAnswers.Status)[k] ?? '0').toMatch(/^\d+$/);
+            } catch (e) {
+              if (!(e instanceof etcdAnswers.MalformedAnswer)) throw e;
+            }
+          }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  const fakes: FakeEtcd[] = [];
+  beforeAll(async () => {
+    for (let i = 0; i < 3; i++) fakes.push(await startFakeEtcd());
+  });
+  afterAll(async () => {
+    for (const f of fakes) await f.close();
+  });
+
+  test('any answers from three endpoints: a verdict and a table, never an exception', async () => {
+    const urls = () => fakes.map((f) => f.url);
+    const perEndpoint = (i: number) => {
+      const good = memberAnswers(urls(), i);
+      return fc.record(
+        Object.fromEntries(RPCS.map((r) => [r, answer(good[r] as Record<string, unknown>)])) as Record<Rpc, fc.Arbitrary<unknown>>,
+      );
+    };
+    await fc.assert(
+      fc.asyncProperty(fc.tuple(perEndpoint(0), perEndpoint(1), perEndpoint(2)), async (all) => {
+        all.forEach((a, i) => (fakes[i]!.answers = a));
+        const r = await probeEtcd({ endpoints: urls(), timeoutMs: 5000 });
+        expect(['HEALTHY', 'AT RISK', 'DEGRADED', 'LOST', 'UNKNOWN']).toContain(r.view.verdict);
+        for (const e of r.endpoints) {
+          if (e.ok) for (const x of [e.raftTerm, e.raftIndex, e.leader]) expect(x ?? '0').toMatch(/^\d+$/);
+          else expect(typeof e.error).toBe('string');
+        }
+        expect(renderProbe(r)).toContain(r.view.verdictLine);
+      }),
+      { numRuns: 60 },
     );
   });
 });

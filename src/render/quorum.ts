@@ -30,7 +30,7 @@ export function renderProbe(probe: ProbeResult): string {
       ['ENDPOINT', 'STATUS', 'LEADER', 'RAFT TERM', 'RAFT INDEX', 'DB SIZE (IN USE)'],
       ...res.endpoints.map((e) => [
         e.endpoint,
-        e.ok ? `ok (v${e.version ?? '?'})` : `no answer: ${e.error}`,
+        e.ok ? `ok (v${e.version ?? '?'})` : `not answering (${e.error})`,
         e.leader ?? (e.ok ? 'none' : '-'),
         e.raftTerm ?? '-',
         e.raftIndex ?? '-',
