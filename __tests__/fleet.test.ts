@@ -3,6 +3,8 @@
 // concurrency (bounded by --parallel) shown by the order requests arrive in, never by timing.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { writeFileSync } from 'node:fs';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { loadAll } from 'js-yaml';
 import { join } from 'node:path';
 import { EXAMPLE_TYPES, exampleObjects } from './helpers/fixtures.js';
@@ -234,6 +236,38 @@ describe('--contexts', () => {
       expect(lines[0]).toMatch(/^error: context "no(\\n)?pe" does not exist in the kubeconfig \(contexts: prod\\nerror: forged line\)$/);
     }
   });
+
+  test('--deadline bounds the whole run: contexts whose turn comes after it are not run (10 hanging contexts took 10x it)', async () => {
+    // a server that accepts connections and never answers (not even the TLS handshake)
+    const sockets = new Set<net.Socket>();
+    const hang = net.createServer((c) => {
+      sockets.add(c);
+      c.on('error', () => {});
+    });
+    await new Promise<void>((r) => hang.listen(0, '127.0.0.1', r));
+    const port = (hang.address() as AddressInfo).port;
+    const kc = join(tempDir(), 'hanging');
+    const names = Array.from({ length: 10 }, (_, i) => `h${i}`);
+    writeFileSync(
+      kc,
+      `apiVersion: v1\nkind: Config\nclusters:\n- name: h\n  cluster: {server: "https://127.0.0.1:${port}"}\nusers:\n- name: u\n  user: {token: t}\ncontexts:\n${names.map((n) => `- name: ${n}\n  context: {cluster: h, user: u}\n`).join('')}`,
+    );
+    try {
+      const r = await arch(['doctor', '--kubeconfig', kc, '--all-contexts', '--parallel', '1', '--deadline', '2s', '-o', 'json']);
+      expect(r.code).toBe(3);
+      const rows = JSON.parse(r.stdout).contexts;
+      expect(rows.map((c: any) => c.context)).toEqual(names);
+      // the first context used the run's deadline up; by construction the others came after it
+      expect(rows[0].error.message).toMatch(/did not finish before the run's deadline \(2s\)/);
+      const notRun = rows.filter((c: any) => c.error.message === "not run: the run's deadline (2s) passed before its turn");
+      expect(notRun.length).toBeGreaterThanOrEqual(8);
+      for (const c of rows) expect([c.status, c.exitCode]).toEqual(['failed', 3]);
+    } finally {
+      for (const c of sockets) c.destroy();
+      hang.close();
+    }
+    // the test's own limit is generous: the run takes the 2 s of its deadline
+  }, 120_000);
 
   test('context names from the kubeconfig are escaped in the table', async () => {
     const kc = join(tempDir(), 'evil');

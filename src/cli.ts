@@ -190,7 +190,8 @@ export async function main(argv = hideBin(process.argv)): Promise<number> {
     })
     .option('deadline', {
       type: 'string',
-      describe: 'Time limit for the whole run; what is not fetched by then is reported as not visible',
+      describe:
+        'Time limit for the whole run, all contexts together; what is not fetched by then is reported as not visible, a context not started by then as not run',
       default: '30s',
       group: 'Cluster:',
     })

@@ -5,6 +5,7 @@ import { SEVERITY_RANK, type Need } from '../model.js';
 import { wantColor, makeStyle, type Style } from '../render/style.js';
 import { termSafe } from '../render/safe.js';
 import type { NodeGet } from '../checks/types.js';
+import type { Deadline } from '../cluster/deadline.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import type { Output } from '../render/formats/model.js';
 
@@ -31,6 +32,8 @@ export interface GlobalArgs {
   config?: string | boolean;
   /** Set by the multi-context runner (not a flag): this run is one context of several (no spinner, log lines prefixed). */
   fleetMember?: string;
+  /** Set by the multi-context runner (not a flag): the run's one --deadline, shared by its contexts. */
+  runDeadline?: Deadline;
 }
 
 /** kubectl-style duration: "30", "30s", "1m", "500ms", "0" (no limit). flag names the option in errors. */
@@ -101,6 +104,12 @@ async function spinner(args: GlobalArgs): Promise<{ text(t: string): void; stop(
 
 export const DEFAULT_DEADLINE_MS = 30_000;
 
+/** The run's time limit, from now: one for a whole run, shared by all its contexts (a usage error before any request). */
+export async function runDeadline(args: GlobalArgs): Promise<Deadline> {
+  const { Deadline } = await import('../cluster/deadline.js');
+  return new Deadline(parseDuration(args.deadline, DEFAULT_DEADLINE_MS, '--deadline'));
+}
+
 export async function acquire(
   args: GlobalArgs,
   needs: Need[],
@@ -117,8 +126,7 @@ export async function acquire(
     };
   }
   const timeoutMs = parseDuration(args['request-timeout'], DEFAULT_CLIENT_TIMEOUT_MS);
-  const { Deadline } = await import('../cluster/deadline.js');
-  const deadline = new Deadline(parseDuration(args.deadline, DEFAULT_DEADLINE_MS, '--deadline'));
+  const deadline = args.runDeadline ?? (await runDeadline(args));
   const { resolveConfig } = await import('../cluster/kubeconfig.js');
   const cfg = resolveConfig({
     kubeconfig: args.kubeconfig,

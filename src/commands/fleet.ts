@@ -1,8 +1,10 @@
 // Running doctor, orphans or quorum on one context or many (--contexts a,b,c / --all-contexts), and printing the
 // result in any output format. Many contexts run concurrently (--parallel, default 4), each with its own
-// --deadline and --request-timeout; one summary table (context, distribution, version, findings by severity,
-// suppressed, time, worst), then each report. A context that cannot be reached is a row with its error, never an
-// abort. The exit code is the highest of the contexts' own exit codes.
+// --request-timeout, all within the run's one --deadline (a context whose turn comes after it is a row saying it
+// was not run); the response bodies they hold together are bounded (BodyBudget, src/cluster/client.ts). One
+// summary table (context, distribution, version, findings by severity, suppressed, time, worst), then each report.
+// A context that cannot be reached is a row with its error, never an abort. The exit code is the highest of the
+// contexts' own exit codes.
 import type { AcceptedRisks, SuppressedFinding } from '../config/accepted.js';
 import { EXIT, InputError, UserError } from '../errors.js';
 import { SEVERITY_RANK, type CheckResult, type Severity } from '../model.js';
@@ -12,7 +14,8 @@ import { termSafe } from '../render/safe.js';
 import type { Style } from '../render/style.js';
 import { columns } from '../render/table.js';
 import { VERSION } from '../version.js';
-import { exitFor, stdoutStyle, type Acquired, type GlobalArgs } from './common.js';
+import { exitFor, runDeadline, stdoutStyle, type Acquired, type GlobalArgs } from './common.js';
+import type { Deadline } from '../cluster/deadline.js';
 import { printStructured } from './output.js';
 import { stopwatch } from '../lib/time.js';
 import { acceptedRisks, placeOf, risksInfo, sayRisks } from './risks.js';
@@ -111,6 +114,17 @@ async function runContext(name: string, args: GlobalArgs, risks: AcceptedRisks, 
     if (args.verbose && e instanceof Error && e.stack) process.stderr.write(`[${termSafe(name)}] ${termSafe(e.stack, true)}\n`);
     return { context: name, startedAt, durationMs: since(), error, exitCode: error.exitCode };
   }
+}
+
+/** A context whose turn came after the run's deadline: a row that says so, counted as not reached (exit 3). */
+async function notRun(context: string, deadline: Deadline): Promise<Done> {
+  return {
+    context,
+    startedAt: new Date(),
+    durationMs: 0,
+    error: { message: `not run: the run's deadline (${deadline.text()}) passed before its turn`, exitCode: EXIT.UNREACHABLE },
+    exitCode: EXIT.UNREACHABLE,
+  };
 }
 
 /** --parallel as typed: a whole number >= 1, named as given when it is not one. */
@@ -215,8 +229,12 @@ export async function execute(command: string, args: GlobalArgs, fn: PerContext)
   const risks = acceptedRisks(args);
   const since = stopwatch();
   const parallel = parseParallel(args.parallel);
+  // one --deadline for the whole run: contexts share it, and one whose turn comes after it is not run
+  const deadline = contexts ? await runDeadline(args) : undefined;
   const done = contexts
-    ? await pool(contexts, parallel, (c) => runContext(c, args, risks, fn, true))
+    ? await pool(contexts, parallel, (c) =>
+        deadline!.passed() ? notRun(c, deadline!) : runContext(c, { ...args, runDeadline: deadline }, risks, fn, true),
+      )
     : [await runContext(args.context ?? '', args, risks, fn, false)];
   const totalMs = since();
   // a single run is named by the context it resolved (or the snapshot)
