@@ -35,7 +35,8 @@ import * as etcdAnswers from '../src/etcd/answers.js';
 import { probeEtcd } from '../src/etcd/probe.js';
 import { renderProbe } from '../src/render/quorum.js';
 import { memberAnswers, startFakeEtcd, type FakeEtcd, type Rpc } from './helpers/fakeEtcd.js';
-import { arch } from './helpers/run.js';
+import { arch, ROOT } from './helpers/run.js';
+import { spawnSync } from 'node:child_process';
 import { tempDir } from './helpers/tmp.js';
 
 const dir = tempDir();
@@ -699,4 +700,41 @@ describe('property: etcd answers', () => {
       { numRuns: 60 },
     );
   });
+});
+
+describe('property: context names in shell completion', () => {
+  /** Control characters, line separators, bidi overrides, lone surrogates: what no candidate may carry. */
+  const UNSAFE =
+    /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+  test('any names: the safe ones are offered exactly, the others not at all; bash quotes each back to its name', async () => {
+    const script = (await arch(['completion', 'bash'])).stdout;
+    for (const names of fc.sample(fc.uniqueArray(contextName, { minLength: 1, maxLength: 12 }), { numRuns: 10, seed: 30 })) {
+      const kc = file(
+        JSON.stringify({
+          clusters: [{ name: 'c', cluster: { server: 'https://127.0.0.1:1' } }],
+          users: [{ name: 'u', user: {} }],
+          contexts: names.map((name) => ({ name, context: { cluster: 'c', user: 'u' } })),
+        }),
+        'json',
+      );
+      const safe = names.filter((n) => n !== '' && !UNSAFE.test(n));
+      const out = (await arch(['__complete', '--context', ''], { KUBECONFIG: kc })).stdout;
+      // one candidate a line, then the directive line (":4") last
+      const offered = out
+        .split('\n')
+        .slice(0, -2)
+        .map((l) => l.split('\t')[0]);
+      expect(offered).toEqual(safe);
+      // bash: each COMPREPLY word, read back as the shell would, is the name (and nothing ran, nothing was globbed)
+      const r = spawnSync(
+        'bash',
+        [
+          '-c',
+          `${script}\nCOMP_WORDS=(kubectl-arch --context ''); COMP_CWORD=2; _kubectl_arch; for w in "\${COMPREPLY[@]}"; do eval "printf '%s\\0' $w"; done`,
+        ],
+        { cwd: dir, env: { ...process.env, PATH: `${ROOT}bin:${process.env.PATH}`, KUBECONFIG: kc } },
+      );
+      expect(r.stdout.toString().split('\0').slice(0, -1)).toEqual(safe);
+    }
+  }, 120_000);
 });

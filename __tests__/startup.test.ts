@@ -140,8 +140,11 @@ describe('completion', () => {
     expect(script).toContain('kubectl-arch __complete');
     const which = spawnSync('sh', ['-c', `command -v ${shell}`]);
     if (which.status !== 0) return; // not installed here: content checked above
-    const r = spawnSync(shell, ['-n'], { input: script });
-    expect(r.status).toBe(0);
+    // from a file: fish -n does not read a piped stdin ("Unable to read input file")
+    const file = join(mkdtempSync(join(tmpdir(), 'ka-compl-')), `completion.${shell}`);
+    writeFileSync(file, script);
+    const r = spawnSync(shell, ['-n', file]);
+    expect([r.status, r.stderr.toString()]).toEqual([0, '']);
   });
 
   test('an unknown shell is a usage error', async () => {
