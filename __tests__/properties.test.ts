@@ -3,7 +3,8 @@
 // never a crash (exit 4) — and no control character from the input reaches the terminal.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { userStore } from '../src/host/store.js';
 import { join } from 'node:path';
 import { dump } from 'js-yaml';
 import { resolveConfig } from '../src/cluster/kubeconfig.js';
@@ -737,4 +738,44 @@ describe('property: context names in shell completion', () => {
       expect(r.stdout.toString().split('\0').slice(0, -1)).toEqual(safe);
     }
   }, 120_000);
+});
+
+describe('property: cache files', () => {
+  test('whatever bytes lie where a cache would be: read gives back exactly what was written, or nothing', () => {
+    const home = join(dir, 'cache-home');
+    const store = userStore('prop', { XDG_CACHE_HOME: home })!;
+    const data = Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256));
+    const file = store.write('doctor', () => data)!;
+    const good = readFileSync(file);
+    // a flipped bit, a cut, bytes added, another cache's header, or anything
+    const mutation = fc.oneof(
+      fc.tuple(fc.nat(good.length - 1), fc.integer({ min: 1, max: 255 })).map(([at, x]) => (b: Buffer) => {
+        const c = Buffer.from(b);
+        c[at] = c[at]! ^ x;
+        return c;
+      }),
+      fc.nat(good.length - 1).map((n) => (b: Buffer) => b.subarray(0, n)),
+      fc.uint8Array({ minLength: 1, maxLength: 64 }).map((x) => (b: Buffer) => Buffer.concat([b, Buffer.from(x)])),
+      fc.uint8Array({ maxLength: 256 }).map((x) => () => Buffer.from(x)),
+      fc.constant((b: Buffer) => Buffer.concat([b.subarray(0, 60), b.subarray(61)])),
+    );
+    let same = 0;
+    fc.assert(
+      fc.property(mutation, (m) => {
+        const bytes = m(good);
+        writeFileSync(file, bytes, { mode: 0o600 });
+        const r = store.read('doctor');
+        if (r) {
+          expect(bytes.equals(good)).toBe(true);
+          expect(r.equals(data)).toBe(true);
+          same++;
+        }
+      }),
+      { numRuns: 500 },
+    );
+    // the real file once more: read back exactly
+    writeFileSync(file, good, { mode: 0o600 });
+    expect(store.read('doctor')?.equals(data)).toBe(true);
+    expect(same).toBeLessThan(5); // mutations that happen to leave the file as it was
+  });
 });
