@@ -307,6 +307,38 @@ describe('what the cache directory holds is trusted only when it is ours (forged
     }
   }, 60_000);
 
+  /** The CLI with Node's compile cache on: NODE_DISABLE_COMPILE_CACHE unset (Node takes even "" as set). */
+  const withNodeCache = (home: string, cwd?: string) => {
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      NO_COLOR: '1',
+      KUBECONFIG: '/nonexistent',
+      XDG_CACHE_HOME: home,
+      PATH: `${ROOT}bin:${process.env.PATH}`,
+    };
+    delete env.NODE_DISABLE_COMPILE_CACHE;
+    delete env.NODE_COMPILE_CACHE;
+    return spawnSync(BIN, doctor, { cwd, env });
+  };
+
+  test("Node's compile cache (of the ES module entry) only in a directory of the user's own, never through a symlink", () => {
+    const nodeCache = (home: string) => join(home, 'kubectl-arch', 'compile-cache');
+    // used once the directory is there (the first run makes it, mode 0700)
+    const home = fresh();
+    for (let i = 0; i < 2; i++) expect(withNodeCache(home).status).toBe(0);
+    expect(readdirSync(nodeCache(home)).length).toBeGreaterThan(0);
+    // kubectl-arch/ a symlink to somewhere else: nothing is written there
+    const other = fresh();
+    const elsewhere = fresh();
+    symlinkSync(elsewhere, join(other, 'kubectl-arch'));
+    for (let i = 0; i < 2; i++) expect(withNodeCache(other).status).toBe(0);
+    expect(readdirSync(elsewhere)).toEqual([]);
+    // a relative XDG_CACHE_HOME: nothing under the working directory
+    const cwd = fresh();
+    expect(withNodeCache('rel', cwd).status).toBe(0);
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
   // another user's files can only be made by root; elsewhere these are skipped (the checks are the same code)
   const asRoot = process.getuid?.() === 0 ? test : test.skip;
   asRoot('as root: a cache directory or file owned by another user is not used', async () => {
@@ -318,6 +350,12 @@ describe('what the cache directory holds is trusted only when it is ours (forged
     chownSync(cacheDir(home), 65534, 65534);
     const r = await arch(doctor, debug(home));
     expect(lines(r.stderr)).toEqual(['code cache: cli.cjs none', 'code cache: cli.cjs not saved']);
+    // Node's compile cache: not in a kubectl-arch/ of another user's either (root could write there, and would)
+    const other = fresh();
+    mkdirSync(join(other, 'kubectl-arch'));
+    chownSync(join(other, 'kubectl-arch'), 65534, 65534);
+    expect(withNodeCache(other).status).toBe(0);
+    expect(readdirSync(join(other, 'kubectl-arch'))).toEqual([]);
   });
 });
 

@@ -19,6 +19,8 @@
 //   by a process that is gone means that run died with the cache loaded (SIGSEGV, SIGTRAP), and the cache is
 //   dropped, so the next run makes a new one instead of crashing again;
 // - a relative XDG_CACHE_HOME is ignored, as the XDG Base Directory spec asks.
+// Node's own compile cache, of the ES module entry, is enabled by bin/kubectl-arch only in kubectl-arch/ of the
+// user's own, which this makes mode 0700, and compile-cache/ in it (if there) is narrowed here too.
 // On Windows, where there are no such modes, the per-user profile directory is what protects it; the checksum and
 // the crash mark still apply.
 
@@ -172,6 +174,8 @@ export function userStore(buildId: string = BUILD_ID, env: NodeJS.ProcessEnv = p
       let tmp: string | undefined;
       try {
         if (!(makeDir(parent) && makeDir(root) && makeDir(dir))) return undefined;
+        // Node's compile cache beside it (bin/kubectl-arch uses it only here): narrowed to 0700 too, if ours
+        ownDir(path.join(parent, 'compile-cache'));
         const d = data();
         const crypto = process.getBuiltinModule('node:crypto');
         tmp = `${file}.${crypto.randomBytes(8).toString('hex')}.tmp`;
