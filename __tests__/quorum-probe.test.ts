@@ -175,4 +175,22 @@ describe('direct etcd probe: answers a real etcd would not give (fake gateways)'
     expect(j.view.verdict).toBe('HEALTHY');
     expect(j.alarmsError).toBe('answer to Maintenance.Alarm larger than 1 MiB');
   });
+
+  test("the run's --deadline bounds the probe too, whatever --etcd-timeout says", async () => {
+    // a gateway that accepts and never answers
+    const sockets = new Set<import('node:net').Socket>();
+    const hang = (await import('node:net')).createServer((c) => sockets.add(c.on('error', () => {})));
+    await new Promise<void>((r) => hang.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(hang.address() as { port: number }).port}`;
+      const r = await arch(['quorum', '--etcd-endpoints', url, '--etcd-timeout', '10m', '--deadline', '1s', '-o', 'json']);
+      const j = JSON.parse(r.stdout);
+      expect(j.endpoints[0]).toMatchObject({ ok: false, error: "did not answer before the run's deadline (1s)" });
+      expect(j.view.verdict).toBe('UNKNOWN');
+    } finally {
+      for (const c of sockets) c.destroy();
+      hang.close();
+    }
+    // a generous limit for the test itself: the run ends at its 1 s deadline (before, it waited the 10 minutes)
+  }, 60_000);
 });

@@ -8,7 +8,7 @@ import { SEVERITY_RANK, worstRank, type CheckResult } from '../model.js';
 import { quorumView } from '../etcd/quorum.js';
 import { isMachineFormat } from '../render/formats/model.js';
 import { REPORT_API_VERSION } from '../render/report.js';
-import { acquire, exitFor, parseDuration, type GlobalArgs } from './common.js';
+import { acquire, exitFor, parseDuration, runDeadline, type GlobalArgs } from './common.js';
 import { renderProbe, renderQuorum } from '../render/quorum.js';
 import { printStructured } from './output.js';
 import { execute, fleetContexts, type PerContext } from './fleet.js';
@@ -80,6 +80,7 @@ export async function quorum(args: QuorumArgs): Promise<number> {
       cert: args['etcd-cert'],
       key: args['etcd-key'],
       timeoutMs: parseDuration(args['etcd-timeout'], 2000, '--etcd-timeout'),
+      deadline: await runDeadline(args),
     });
     const v = res.view;
     const alarmSev = res.alarms.some((a) => a.alarm === 'CORRUPT' || a.alarm === 'NOSPACE');

@@ -5,6 +5,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { readFileSync } from 'node:fs';
 import { InputError } from '../errors.js';
+import type { Deadline } from '../cluster/deadline.js';
 import { verdictOf, type Member, type QuorumView } from './quorum.js';
 import * as answers from './answers.js';
 import { MalformedAnswer } from './answers.js';
@@ -15,7 +16,8 @@ export interface ProbeOptions {
   cert?: string;
   key?: string;
   timeoutMs: number;
-  /** Allowed gateway paths, by construction. */
+  /** The run's --deadline: no RPC outlives it, whatever timeoutMs says. */
+  deadline?: Deadline;
 }
 
 const READ_ONLY_RPCS = {
@@ -88,10 +90,16 @@ function call<T>(
   endpoint: string,
   rpc: keyof typeof READ_ONLY_RPCS,
   tls: https.AgentOptions,
-  timeoutMs: number,
+  perRpcMs: number,
   check: (v: unknown) => T,
+  dl?: Deadline,
 ): Promise<T> {
   const { path, body, name } = READ_ONLY_RPCS[rpc];
+  if (dl?.passed()) return Promise.reject(new Error(`not asked: the run's deadline (${dl.text()}) had passed`));
+  const byDeadline = dl !== undefined && dl.remaining() < perRpcMs;
+  const timeoutMs = byDeadline ? dl.remaining() : perRpcMs;
+  const late = (): Error =>
+    new Error(byDeadline ? `did not answer before the run's deadline (${dl.text()})` : `timed out after ${timeoutMs}ms`);
   const url = new URL(path, endpoint.endsWith('/') ? endpoint : endpoint + '/');
   const mod = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
@@ -128,8 +136,8 @@ function call<T>(
         });
       },
     );
-    const deadline = setTimeout(() => req.destroy(new Error(`timed out after ${timeoutMs}ms`)), timeoutMs);
-    req.on('timeout', () => req.destroy(new Error(`timed out after ${timeoutMs}ms`)));
+    const deadline = setTimeout(() => req.destroy(late()), timeoutMs);
+    req.on('timeout', () => req.destroy(late()));
     req.on('error', (e) => {
       clearTimeout(deadline);
       reject(e);
@@ -150,7 +158,7 @@ export async function probeEtcd(o: ProbeOptions): Promise<ProbeResult> {
   const endpoints: EndpointResult[] = await Promise.all(
     o.endpoints.map(async (endpoint): Promise<EndpointResult> => {
       try {
-        const s = await call(endpoint, 'status', tls, o.timeoutMs, answers.status);
+        const s = await call(endpoint, 'status', tls, o.timeoutMs, answers.status, o.deadline);
         return {
           endpoint,
           ok: true,
@@ -177,7 +185,7 @@ export async function probeEtcd(o: ProbeOptions): Promise<ProbeResult> {
   let alarmsError: string | undefined = answering.length ? undefined : 'no endpoint answered';
   for (const e of answering) {
     try {
-      const ml = await call(e.endpoint, 'memberList', tls, o.timeoutMs, answers.memberList);
+      const ml = await call(e.endpoint, 'memberList', tls, o.timeoutMs, answers.memberList, o.deadline);
       rawMembers = ml.members;
       clusterId = ml.clusterId;
       break;
@@ -187,7 +195,7 @@ export async function probeEtcd(o: ProbeOptions): Promise<ProbeResult> {
   }
   for (const e of answering) {
     try {
-      alarms = await call(e.endpoint, 'alarms', tls, o.timeoutMs, answers.alarms);
+      alarms = await call(e.endpoint, 'alarms', tls, o.timeoutMs, answers.alarms, o.deadline);
       alarmsError = undefined;
       break;
     } catch (err) {
