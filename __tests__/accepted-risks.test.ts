@@ -185,6 +185,8 @@ describe('rules', () => {
     const env = { XDG_CONFIG_HOME: join(dir, 'xdg'), HOME: dir };
     expect(userConfigPath(env, 'linux')).toBe(join(dir, 'xdg', 'kubectl-arch', 'config.yaml'));
     expect(userConfigPath({ HOME: '/home/u' }, 'linux')).toBe('/home/u/.config/kubectl-arch/config.yaml');
+    // a relative XDG_CONFIG_HOME is ignored (XDG spec): else a repository's own files could pose as the user's
+    expect(userConfigPath({ XDG_CONFIG_HOME: 'conf', HOME: '/home/u' }, 'linux')).toBe('/home/u/.config/kubectl-arch/config.yaml');
     expect(userConfigPath({ APPDATA: 'C:\\Users\\u\\AppData\\Roaming' }, 'win32')).toMatch(/kubectl-arch[\\/]config\.yaml$/);
     const load = (flag?: string | boolean, cwd = dir) => loadAcceptedRisks(flag, KNOWN, new Date(), cwd, env);
     expect(load()).toMatchObject({ files: [], untrusted: [] });

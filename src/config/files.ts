@@ -13,7 +13,9 @@ import { InputError } from '../errors.js';
 
 export function userConfigPath(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
   if (platform === 'win32' && env.APPDATA) return join(env.APPDATA, 'kubectl-arch', 'config.yaml');
-  const base = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config');
+  // a relative XDG_CONFIG_HOME is ignored, as the XDG spec asks: it would make a repository's files the user's
+  const xdg = env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : '';
+  const base = xdg || join(env.HOME || homedir(), '.config');
   return join(base, 'kubectl-arch', 'config.yaml');
 }
 
