@@ -210,6 +210,9 @@ describe('rules', () => {
     // trust: is the user's own word: in any other file it is a usage error
     config(dir, 'trust: [/]\n', '.kubectl-arch.yaml');
     expect(() => load(local)).toThrow(/trust: is read only from the user's config file/);
+    // the user's own file named with --config may hold it (it trusts nothing then: --config reads that file only)
+    config(join(dir, 'xdg', 'kubectl-arch'), `trust: [${dir}]\n`, 'config.yaml');
+    expect(load(user)).toMatchObject({ files: [user], untrusted: [] });
     config(join(dir, 'xdg', 'kubectl-arch'), 'trust: [relative/dir]\n', 'config.yaml');
     expect(() => load()).toThrow(/trust\[0\] must be an absolute directory \(or start with ~\/\), found "relative\/dir"/);
   });

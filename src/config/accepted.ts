@@ -7,6 +7,7 @@
 import { load } from 'js-yaml';
 import { InputError } from '../errors.js';
 import type { CheckResult, Finding } from '../model.js';
+import { resolve } from 'node:path';
 import { configPlan, isTrusted, readConfigText, trustEntry, userConfigPath } from './files.js';
 import { glob } from './glob.js';
 
@@ -178,7 +179,8 @@ export function loadAcceptedRisks(
     all.push(...c.rules);
     return c.trust;
   };
-  if (plan.named) read(plan.named, false);
+  // the user's own file may hold trust: also when --config names it (it trusts nothing then: no other file is read)
+  if (plan.named) read(plan.named, plan.named === resolve(userConfigPath(env)));
   const trust = plan.user ? read(plan.user, true) : [];
   const untrusted: string[] = [];
   if (plan.local) {
