@@ -1,6 +1,6 @@
 // The cluster client against a local HTTPS API server, real transport, with injected faults.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
-import { ApiClient, ApiStatusError, connectionError, DEFAULT_CLIENT_OPTIONS, METADATA_ACCEPT } from '../src/cluster/client.js';
+import { ApiClient, ApiStatusError, BodyBudget, connectionError, DEFAULT_CLIENT_OPTIONS, METADATA_ACCEPT } from '../src/cluster/client.js';
 import { connect } from '../src/cluster/connect.js';
 import { fetchSnapshot } from '../src/cluster/fetch.js';
 import { resolveConfig } from '../src/cluster/kubeconfig.js';
@@ -332,5 +332,38 @@ describe('cluster client', () => {
     const s = await snap([R.nodes]);
     expect(s.header.readyz).toMatch(/\[\+\]etcd ok/);
     expect(s.header.serverVersion?.gitVersion).toBe('v1.35.4+k3s1');
+  });
+
+  test('a list page larger than one body may be is asked again a tenth the size; an object larger than that is not visible', async () => {
+    const MiB = 1024 * 1024;
+    srv.faults.giant = { resource: 'configmaps', bytes: 300_000, count: 10 };
+    const s = await snap([R.configmaps], { maxBodyBytes: MiB });
+    expect(s.of(R.configmaps)).toHaveLength(10);
+    const limits = srv.requests
+      .filter((r) => r.path.startsWith('/api/v1/configmaps'))
+      .map((r) => new URL(r.path, srv.url).searchParams.get('limit'));
+    expect(limits).toEqual(['500', '50', '5', ...Array(10).fill('1')]);
+    srv.requests.length = 0;
+    srv.faults.giant = { resource: 'configmaps', bytes: 2 * MiB };
+    const big = await snap([R.configmaps], { maxBodyBytes: MiB });
+    expect(big.visibility(R.configmaps)?.reason).toMatch(/response to GET \/api\/v1\/configmaps\?limit=1 is larger than 1 MiB/);
+  });
+
+  test('clients sharing a budget hold at most about its limit of response bodies together, and every list completes', async () => {
+    const MiB = 1024 * 1024;
+    // the eight answers go out together, once all eight lists were asked: the clients read at the same time
+    srv.faults.giant = { resource: 'configmaps', bytes: 4 * MiB, together: 8 };
+    const run = async (bodies: BodyBudget) => {
+      // eight contexts at once, each reading a 4 MiB list
+      const all = await Promise.all(Array.from({ length: 8 }, () => snap([R.configmaps], { bodies })));
+      for (const s of all) expect(s.of(R.configmaps)[0]?.metadata.annotations?.giant).toHaveLength(4 * MiB);
+      expect(bodies.held).toBe(0);
+      return bodies.peak;
+    };
+    // the limit, plus what the first reader holds (one body and small change), plus a chunk for each paused reader
+    const bound = 4 * MiB + 4.1 * MiB + 7 * 64 * 1024;
+    expect(await run(new BodyBudget(4 * MiB))).toBeLessThanOrEqual(bound);
+    // without a limit (as before the budget) the same eight hold far more at once: the case is a real one
+    expect(await run(new BodyBudget(Infinity))).toBeGreaterThan(bound);
   });
 });

@@ -5,8 +5,12 @@
 import { afterAll, describe, expect, test } from '@jest/globals';
 import {
   chmodSync,
+  chownSync,
   copyFileSync,
   existsSync,
+  lstatSync,
+  statSync,
+  symlinkSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -20,8 +24,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cacheName, compile, wrap } from '../src/host/cjs.js';
 import { userStore } from '../src/host/store.js';
-import { EXAMPLE } from './helpers/fixtures.js';
-import { arch, ROOT, run } from './helpers/run.js';
+import { EXAMPLE, EXAMPLE_TYPES, exampleObjects } from './helpers/fixtures.js';
+import { startTestApiServer } from './helpers/testApiServer.js';
+import { arch, BIN, ROOT, run } from './helpers/run.js';
+import { spawn, spawnSync } from 'node:child_process';
+import { createServer, type Server, type Socket } from 'node:net';
 
 const dirs: string[] = [];
 const fresh = (): string => {
@@ -72,7 +79,7 @@ describe('the npm entry (dist/cli.cjs)', () => {
     expect(readdirSync(cacheDir(home)).sort()).toEqual(['doctor-snapshot.cache', 'explain.cache', 'orphans-snapshot.cache']);
   });
 
-  test('a broken cache is rejected and made again; the command runs as without one', async () => {
+  test('a file that is not a cache of ours is dropped before V8 sees it, and made again; the command runs as without one', async () => {
     const home = fresh();
     const clean = await arch(doctor, debug(home));
     const file = join(cacheDir(home), 'doctor-snapshot.cache');
@@ -80,7 +87,11 @@ describe('the npm entry (dist/cli.cjs)', () => {
     const r = await arch(doctor, debug(home));
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(clean.stdout);
-    expect(lines(r.stderr)).toEqual(['code cache: cli.cjs own (doctor-snapshot) rejected', `code cache: cli.cjs saved ${file}`]);
+    expect(lines(r.stderr)).toEqual([
+      'code cache: doctor-snapshot dropped: not a cache of this build',
+      'code cache: cli.cjs none',
+      `code cache: cli.cjs saved ${file}`,
+    ]);
     expect(lines((await arch(doctor, debug(home))).stderr)).toEqual(['code cache: cli.cjs own (doctor-snapshot) accepted']);
   });
 
@@ -121,6 +132,233 @@ describe('the npm entry (dist/cli.cjs)', () => {
   });
 });
 
+/** V8 code cache data for `payload` padded to the wrapped CLI bundle's length (all V8 checks of the source), made
+ *  by a Node started as bin/kubectl-arch starts it (V8 also checks its flags): what another user could plant. */
+function forgedCache(payload: string): Buffer {
+  const forge = `
+    const vm = require('node:vm');
+    const src = require('node:fs').readFileSync(${JSON.stringify(join(ROOT, 'dist/cli.cjs'))}, 'latin1');
+    const want = ${JSON.stringify(wrap('x').length - 1)} + src.length;
+    const body = ${JSON.stringify(payload)};
+    const s = new vm.Script(body + ' '.repeat(want - body.length));
+    process.stdout.write(s.createCachedData());`;
+  const r = spawnSync(process.execPath, ['--max-semi-space-size=4', '-e', forge], { maxBuffer: 64 << 20 });
+  expect(r.status).toBe(0);
+  return r.stdout;
+}
+
+describe('what the cache directory holds is trusted only when it is ours (forged caches, symlinks, crashes)', () => {
+  const root = (home: string) => join(home, 'kubectl-arch', 'code-cache');
+
+  test('a forged cache planted where ours would be is never run (it ran as the user who ran doctor)', async () => {
+    const home = fresh();
+    await arch(doctor, debug(home)); // our cache, and the directory, exist
+    const pwned = join(home, 'pwned');
+    const file = join(cacheDir(home), 'doctor-snapshot.cache');
+    writeFileSync(
+      file,
+      forgedCache(
+        `(function (exports, require, module) { require('node:fs').writeFileSync(${JSON.stringify(pwned)}, 'ran'); module.exports = { main: async () => 0 }; })`,
+      ),
+    );
+    const r = await arch(doctor, debug(home));
+    expect(existsSync(pwned)).toBe(false);
+    expect([r.code, JSON.parse(r.stdout).kind]).toEqual([0, 'Report']);
+    expect(lines(r.stderr)[0]).toBe('code cache: doctor-snapshot dropped: not a cache of this build');
+  });
+
+  test('one flipped byte: the cache is dropped (it crashed every later run with SIGSEGV or changed the output)', async () => {
+    const home = fresh();
+    const clean = await arch(doctor, debug(home));
+    const file = join(cacheDir(home), 'doctor-snapshot.cache');
+    const b = readFileSync(file);
+    for (const at of [b.length >> 1, b.length - 1]) {
+      const f = Buffer.from(b);
+      f[at] = f[at]! ^ 0x10;
+      writeFileSync(file, f);
+      const r = await arch(doctor, debug(home));
+      expect([r.code, r.stdout]).toEqual([0, clean.stdout]);
+      expect(lines(r.stderr)[0]).toBe('code cache: doctor-snapshot dropped: its checksum does not match');
+    }
+  });
+
+  test('the cache directory and its parents are made mode 0700; an own one with wider modes is narrowed', async () => {
+    const home = fresh();
+    await arch(doctor, debug(home));
+    for (const d of [join(home, 'kubectl-arch'), root(home), cacheDir(home)]) expect(statSync(d).mode & 0o777).toBe(0o700);
+    for (const f of readdirSync(cacheDir(home))) expect(statSync(join(cacheDir(home), f)).mode & 0o777).toBe(0o600);
+    chmodSync(cacheDir(home), 0o755);
+    expect(lines((await arch(doctor, debug(home))).stderr)).toEqual(['code cache: cli.cjs own (doctor-snapshot) accepted']);
+    expect(statSync(cacheDir(home)).mode & 0o777).toBe(0o700);
+  });
+
+  test('a cache directory that is a symlink is not used, and nothing it points to is pruned (13 files were deleted)', async () => {
+    const home = fresh();
+    const elsewhere = fresh();
+    // someone's files, and directories named like ours with files in them
+    for (let i = 0; i < 13; i++) writeFileSync(join(elsewhere, `file-${i}`), 'keep');
+    for (const t of [
+      'v20.0.0-linux-x64-a-00000000',
+      'v20.0.0-linux-x64-b-00000000',
+      'v20.0.0-linux-x64-c-00000000',
+      'v20.0.0-linux-x64-d-00000000',
+    ]) {
+      mkdirSync(join(elsewhere, t));
+      writeFileSync(join(elsewhere, t, 'doctor.cache'), 'keep');
+    }
+    mkdirSync(join(home, 'kubectl-arch'), { mode: 0o700 });
+    symlinkSync(elsewhere, root(home));
+    for (let i = 0; i < 2; i++) {
+      const r = await arch(doctor, debug(home));
+      expect(r.code).toBe(0);
+      expect(lines(r.stderr)).toEqual(['code cache: cli.cjs none', 'code cache: cli.cjs not saved']);
+    }
+    expect(readdirSync(elsewhere).length).toBe(17);
+    for (const t of readdirSync(elsewhere).filter((x) => x.startsWith('v20')))
+      expect(readdirSync(join(elsewhere, t))).toEqual(['doctor.cache']);
+  });
+
+  test('a cache file that is a symlink (even to a cache of ours) or not a regular file is not read', async () => {
+    const home = fresh();
+    await arch(doctor, debug(home));
+    const dir = cacheDir(home);
+    await arch(['explain', 'immutable-retry-loop'], debug(home));
+    rmSync(join(dir, 'doctor-snapshot.cache'));
+    symlinkSync(join(dir, 'explain.cache'), join(dir, 'doctor-snapshot.cache'));
+    const r = await arch(doctor, debug(home));
+    expect(lines(r.stderr)[0]).toBe('code cache: doctor-snapshot dropped: not a regular file of this user');
+    expect(lstatSync(join(dir, 'doctor-snapshot.cache')).isSymbolicLink()).toBe(false); // replaced by ours
+  });
+
+  test("prune removes only what the plugin made: other builds' caches; nothing else, in or out of them", async () => {
+    const home = fresh();
+    await arch(doctor, debug(home));
+    const r = root(home);
+    const others = ['a', 'b', 'c', 'd', 'e'].map((x, i) => {
+      const d = join(r, `v20.0.0-linux-x64-${x}-00000000`);
+      mkdirSync(d, { mode: 0o700 });
+      writeFileSync(join(d, 'doctor.cache'), 'old');
+      // the oldest holds a file the plugin never writes
+      if (i === 4) writeFileSync(join(d, 'notes.txt'), 'not ours');
+      const t = new Date(Date.now() - (i + 1) * 86_400_000);
+      utimesSync(d, t, t);
+      return d;
+    });
+    mkdirSync(join(r, 'photos'));
+    writeFileSync(join(r, 'photos', 'a.jpg'), 'not ours');
+    await arch(['explain'], debug(home)); // a write, then the prune
+    expect(others.map((d) => existsSync(d))).toEqual([true, true, true, false, true]);
+    expect(readdirSync(others[4]!)).toEqual(['notes.txt']);
+    expect(readdirSync(join(r, 'photos'))).toEqual(['a.jpg']);
+  });
+
+  test('a relative XDG_CACHE_HOME is ignored, as the XDG spec says: the cache goes under $HOME/.cache', async () => {
+    const cwd = fresh();
+    const home = fresh();
+    const r = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const c = spawn(BIN, doctor, { cwd, env: { ...process.env, ...debug('relative/cache'), HOME: home, KUBECONFIG: '/nonexistent' } });
+      let stderr = '';
+      c.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      c.on('close', (code) => resolve({ code, stderr }));
+    });
+    expect(r.code).toBe(0);
+    expect(readdirSync(cwd)).toEqual([]);
+    expect(lines(r.stderr)[1]).toMatch(new RegExp(`^code cache: cli.cjs saved ${join(home, '.cache', 'kubectl-arch', 'code-cache')}/`));
+  });
+
+  test('a run that crashed while using a cache disables it for the next run, which makes a new one', async () => {
+    const home = fresh();
+    // the online doctor's cache, from a run against the test API server that goes through
+    const api = await startTestApiServer({ types: EXAMPLE_TYPES, objects: exampleObjects() });
+    // and a server that accepts and never answers: a run against it waits, its cache in use, until it is killed
+    const sockets = new Set<Socket>();
+    const hang: Server = createServer((c) => sockets.add(c.on('error', () => {})));
+    await new Promise<void>((res) => hang.listen(0, '127.0.0.1', res));
+    const kc = join(home, 'kc');
+    writeFileSync(
+      kc,
+      `apiVersion: v1\nkind: Config\ncurrent-context: h\nclusters:\n- name: h\n  cluster: {server: "https://127.0.0.1:${(hang.address() as { port: number }).port}"}\nusers:\n- name: u\n  user: {token: t}\ncontexts:\n- name: h\n  context: {cluster: h, user: u}\n`,
+    );
+    try {
+      const online = (k: string) => ['doctor', '--kubeconfig', k, '--fail-on', 'none', '-o', 'json', '--deadline', '10m'];
+      expect((await arch(online(api.kubeconfigPath), debug(home))).code).toBe(0);
+      const dir = cacheDir(home);
+      const file = join(dir, 'doctor.cache');
+      expect(existsSync(file)).toBe(true);
+      const child = spawn(BIN, online(kc), { env: { ...process.env, ...debug(home), KUBECONFIG: '/nonexistent' }, stdio: 'ignore' });
+      const closed = new Promise((r) => child.on('close', r));
+      // the run has the cache in use once its marker is there (made before it compiles with the cache)
+      while (!readdirSync(dir).some((f) => /^doctor\.\d+\.running$/.test(f))) await new Promise((r) => setTimeout(r, 20));
+      child.kill('SIGSEGV');
+      await closed;
+      const next = await arch(online(api.kubeconfigPath), debug(home));
+      expect(next.code).toBe(0);
+      expect(lines(next.stderr).slice(0, 3)).toEqual([
+        'code cache: doctor dropped: a run that used it ended without exiting (a crash?)',
+        'code cache: cli.cjs none',
+        expect.stringMatching(/^code cache: client-node\.cjs /),
+      ]);
+      expect(lines(next.stderr)).toContain(`code cache: cli.cjs saved ${file}`);
+      expect(lines((await arch(online(api.kubeconfigPath), debug(home))).stderr)[0]).toBe('code cache: cli.cjs own (doctor) accepted');
+    } finally {
+      for (const c of sockets) c.destroy();
+      hang.close();
+      await api.close();
+    }
+  }, 60_000);
+
+  /** The CLI with Node's compile cache on: NODE_DISABLE_COMPILE_CACHE unset (Node takes even "" as set). */
+  const withNodeCache = (home: string, cwd?: string) => {
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      NO_COLOR: '1',
+      KUBECONFIG: '/nonexistent',
+      XDG_CACHE_HOME: home,
+      PATH: `${ROOT}bin:${process.env.PATH}`,
+    };
+    delete env.NODE_DISABLE_COMPILE_CACHE;
+    delete env.NODE_COMPILE_CACHE;
+    return spawnSync(BIN, doctor, { cwd, env });
+  };
+
+  test("Node's compile cache (of the ES module entry) only in a directory of the user's own, never through a symlink", () => {
+    const nodeCache = (home: string) => join(home, 'kubectl-arch', 'compile-cache');
+    // used once the directory is there (the first run makes it, mode 0700)
+    const home = fresh();
+    for (let i = 0; i < 2; i++) expect(withNodeCache(home).status).toBe(0);
+    expect(readdirSync(nodeCache(home)).length).toBeGreaterThan(0);
+    // kubectl-arch/ a symlink to somewhere else: nothing is written there
+    const other = fresh();
+    const elsewhere = fresh();
+    symlinkSync(elsewhere, join(other, 'kubectl-arch'));
+    for (let i = 0; i < 2; i++) expect(withNodeCache(other).status).toBe(0);
+    expect(readdirSync(elsewhere)).toEqual([]);
+    // a relative XDG_CACHE_HOME: nothing under the working directory
+    const cwd = fresh();
+    expect(withNodeCache('rel', cwd).status).toBe(0);
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  // another user's files can only be made by root; elsewhere these are skipped (the checks are the same code)
+  const asRoot = process.getuid?.() === 0 ? test : test.skip;
+  asRoot('as root: a cache directory or file owned by another user is not used', async () => {
+    const home = fresh();
+    await arch(doctor, debug(home));
+    const file = join(cacheDir(home), 'doctor-snapshot.cache');
+    chownSync(file, 65534, 65534);
+    expect(lines((await arch(doctor, debug(home))).stderr)[0]).toBe('code cache: doctor-snapshot dropped: not a regular file of this user');
+    chownSync(cacheDir(home), 65534, 65534);
+    const r = await arch(doctor, debug(home));
+    expect(lines(r.stderr)).toEqual(['code cache: cli.cjs none', 'code cache: cli.cjs not saved']);
+    // Node's compile cache: not in a kubectl-arch/ of another user's either (root could write there, and would)
+    const other = fresh();
+    mkdirSync(join(other, 'kubectl-arch'));
+    chownSync(join(other, 'kubectl-arch'), 65534, 65534);
+    expect(withNodeCache(other).status).toBe(0);
+    expect(readdirSync(join(other, 'kubectl-arch'))).toEqual([]);
+  });
+});
+
 describe('src/host', () => {
   test.each(['cli.cjs', 'client-node.cjs', 'mcp-sdk.cjs'])(
     'dist/%s is ASCII, as the entry reads it as latin1 (the build refuses anything else)',
@@ -152,6 +390,19 @@ describe('src/host', () => {
     // caches' directory is named after a hash of the bundles (the build id)
     expect(compile(src.replace('2', '3'), 'a.cjs', data).cache).toBe('accepted');
     expect(wrap('x')).toBe('(function (exports, require, module, __filename, __dirname) {x\n})');
+  });
+
+  test('userStore writes through a new file of a random name: a symlink planted at a predictable temp name is never followed', () => {
+    const home = fresh();
+    const s = userStore('b1', { XDG_CACHE_HOME: home })!;
+    const file = s.write('doctor', () => Buffer.from('x'))!;
+    // the names a temp file used to have: NAME.cache.<pid>.tmp
+    const victim = join(home, 'victim');
+    writeFileSync(victim, 'precious');
+    symlinkSync(victim, `${file}.${process.pid}.tmp`);
+    expect(s.write('doctor', () => Buffer.from('y'))).toBe(file);
+    expect(readFileSync(victim, 'utf8')).toBe('precious');
+    expect(s.read('doctor')?.toString()).toBe('y');
   });
 
   test('userStore: per Node version, platform, build and flags; only the three latest other builds kept', () => {

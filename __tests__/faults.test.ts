@@ -276,16 +276,17 @@ describe('a server that misbehaves', () => {
 
   test('etcd fails after /readyz said ok: a stalled quorum read makes it ask again, and lists move to the cache', async () => {
     srv.faults.quorumHang = true;
-    // etcd fails once the plugin has read /readyz (ok) and started its quorum reads: driven by what the server saw,
-    // not by a timer (a slow start on a busy machine must not change the story)
-    const flip = setInterval(() => {
-      if (srv.requests.some((q) => q.path.startsWith('/api/') && !q.path.includes('resourceVersion=0') && !q.path.startsWith('/api?'))) {
+    // etcd "fails" once the first quorum read has been sent (by then /readyz was read and said ok): by order, not
+    // by a timer (a 500 ms timer lost the race on a loaded machine, failing /readyz before its first read)
+    const push = srv.requests.push.bind(srv.requests);
+    srv.requests.push = (...recs) => {
+      if (recs.some((q) => /^\/(api\/v1|apis\/[^/]+\/[^/]+)\/[^/]+\?/.test(q.path) && !q.path.includes('resourceVersion=0')))
         srv.faults.readyz = '[+]ping ok\n[-]etcd failed: reason withheld\nreadyz check failed\n';
-        clearInterval(flip);
-      }
-    }, 20);
-    const r = await arch(['doctor', '--kubeconfig', srv.kubeconfigPath, '-o', 'json']);
-    clearInterval(flip);
+      return push(...recs);
+    };
+    const r = await arch(['doctor', '--kubeconfig', srv.kubeconfigPath, '-o', 'json']).finally(() => {
+      srv.requests.push = push;
+    });
     expect(r.code).toBe(1);
     const rep = JSON.parse(r.stdout);
     expect(rep.checks.find((c: { id: string }) => c.id === 'apiserver-readiness').findings[0].code).toBe('ARCH-RZ01');

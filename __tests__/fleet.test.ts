@@ -3,6 +3,9 @@
 // concurrency (bounded by --parallel) shown by the order requests arrive in, never by timing.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { writeFileSync } from 'node:fs';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { loadAll } from 'js-yaml';
 import { join } from 'node:path';
 import { EXAMPLE_TYPES, exampleObjects } from './helpers/fixtures.js';
 import { arch } from './helpers/run.js';
@@ -150,6 +153,23 @@ describe('--contexts', () => {
     expect(p.stdout).toMatch(/^kubectl_arch_up\{command="doctor",context="down"\} 0$/m);
   });
 
+  test("PolicyReports are named per context (kubectl apply kept only the last context's), the same from run to run", async () => {
+    const names = async (): Promise<string[]> => {
+      const r = await arch(['doctor', '--kubeconfig', kubeconfig, '--contexts', 'sick,calm', '-o', 'policyreport']);
+      const out: string[] = [];
+      loadAll(r.stdout, (d: any) => {
+        if (d) out.push(`${d.kind}/${d.metadata.namespace ?? ''}/${d.metadata.name} ${d.metadata.annotations['kubectl-arch/context']}`);
+      });
+      return out;
+    };
+    const first = await names();
+    const keys = first.map((n) => n.split(' ')[0]);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(first.filter((n) => n.startsWith('ClusterPolicyReport/')).map((n) => n.split(' ')[1])).toEqual(['sick', 'calm']);
+    expect(first.find((n) => n.endsWith(' sick'))).toMatch(/^ClusterPolicyReport\/\/kubectl-arch-doctor-sick-[0-9a-f]{8} sick$/);
+    expect(await names()).toEqual(first);
+  });
+
   test('usage errors exit 2 before any request', async () => {
     order.length = 0;
     const cases: Array<[string[], RegExp]> = [
@@ -159,6 +179,10 @@ describe('--contexts', () => {
       [['--contexts', ','], /needs at least one context/],
       [['--contexts', 'sick', '--snapshot', '/tmp'], /--snapshot works on one snapshot/],
       [['--contexts', 'sick', '--parallel', '0'], /--parallel must be a whole number >= 1/],
+      // not "found NaN": the value as given
+      [['--contexts', 'sick', '--parallel', 'abc'], /^error: --parallel must be a whole number >= 1, found "abc"\n/],
+      [['--contexts', 'sick', '--parallel', '1.5'], /--parallel must be a whole number >= 1, found "1\.5"/],
+      [['--contexts', 'sick', '--parallel', ''], /--parallel must be a whole number >= 1, found ""/],
     ];
     for (const [args, msg] of cases) {
       const r = await arch(['doctor', '--kubeconfig', kubeconfig, ...args]);
@@ -174,6 +198,76 @@ describe('--contexts', () => {
     expect(plan.stderr).toMatch(/--cleanup-plan works on one context/);
     expect(order).toEqual([]);
   });
+
+  test('a context named "" is a context like any other (it aborted --all-contexts: "no current-context")', async () => {
+    const kc = join(tempDir(), 'empty-name');
+    writeFileSync(
+      kc,
+      `apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {server: "${calm.url}", certificate-authority: "${calm.certs.caFile}"}\nusers:\n- name: u\n  user: {token: ${calm.token}}\ncontexts:\n- name: ""\n  context: {cluster: c, user: u}\n- name: calm\n  context: {cluster: c, user: u}\n`,
+    );
+    const r = await arch(['doctor', '--kubeconfig', kc, '--all-contexts', '-o', 'json']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const list = JSON.parse(r.stdout);
+    expect(list.contexts.map((c: any) => [c.context, c.status])).toEqual([
+      ['', 'ok'],
+      ['calm', 'ok'],
+    ]);
+    expect(list.items.map((i: any) => i.source.context)).toEqual(['', 'calm']);
+    // named with --contexts too
+    expect((await arch(['doctor', '--kubeconfig', kc, '--contexts', 'calm,', '-o', 'json'])).code).toBe(0);
+  });
+
+  test('a context name with a line break is escaped in the "does not exist" list (it was printed raw)', async () => {
+    const kc = join(tempDir(), 'newline');
+    writeFileSync(
+      kc,
+      `apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {server: "https://127.0.0.1:1"}\nusers:\n- name: u\n  user: {token: t}\ncontexts:\n- name: "prod\\nerror: forged line"\n  context: {cluster: c, user: u}\n`,
+    );
+    for (const args of [
+      ['--contexts', 'nope'],
+      ['--context', 'nope'],
+      ['--contexts', 'no\npe'],
+    ]) {
+      const r = await arch(['doctor', '--kubeconfig', kc, ...args]);
+      expect(r.code).toBe(2);
+      const lines = r.stderr.split('\n');
+      expect(lines).toHaveLength(3); // error, hint, and the end of the last line
+      expect(lines[0]).toMatch(/^error: context "no(\\n)?pe" does not exist in the kubeconfig \(contexts: prod\\nerror: forged line\)$/);
+    }
+  });
+
+  test('--deadline bounds the whole run: contexts whose turn comes after it are not run (10 hanging contexts took 10x it)', async () => {
+    // a server that accepts connections and never answers (not even the TLS handshake)
+    const sockets = new Set<net.Socket>();
+    const hang = net.createServer((c) => {
+      sockets.add(c);
+      c.on('error', () => {});
+    });
+    await new Promise<void>((r) => hang.listen(0, '127.0.0.1', r));
+    const port = (hang.address() as AddressInfo).port;
+    const kc = join(tempDir(), 'hanging');
+    const names = Array.from({ length: 10 }, (_, i) => `h${i}`);
+    writeFileSync(
+      kc,
+      `apiVersion: v1\nkind: Config\nclusters:\n- name: h\n  cluster: {server: "https://127.0.0.1:${port}"}\nusers:\n- name: u\n  user: {token: t}\ncontexts:\n${names.map((n) => `- name: ${n}\n  context: {cluster: h, user: u}\n`).join('')}`,
+    );
+    try {
+      const r = await arch(['doctor', '--kubeconfig', kc, '--all-contexts', '--parallel', '1', '--deadline', '2s', '-o', 'json']);
+      expect(r.code).toBe(3);
+      const rows = JSON.parse(r.stdout).contexts;
+      expect(rows.map((c: any) => c.context)).toEqual(names);
+      // the first context used the run's deadline up; by construction the others came after it
+      expect(rows[0].error.message).toMatch(/did not finish before the run's deadline \(2s\)/);
+      const notRun = rows.filter((c: any) => c.error.message === "not run: the run's deadline (2s) passed before its turn");
+      expect(notRun.length).toBeGreaterThanOrEqual(8);
+      for (const c of rows) expect([c.status, c.exitCode]).toEqual(['failed', 3]);
+    } finally {
+      for (const c of sockets) c.destroy();
+      hang.close();
+    }
+    // the test's own limit is generous: the run takes the 2 s of its deadline
+  }, 120_000);
 
   test('context names from the kubeconfig are escaped in the table', async () => {
     const kc = join(tempDir(), 'evil');

@@ -309,6 +309,17 @@ describe('PolicyReport (wgpolicyk8s.io/v1alpha2)', () => {
     ]);
   });
 
+  test('names: one set per context, told apart when their names differ only in what a DNS name cannot hold', () => {
+    const names = (ctx: string) => policyReportObjects({ ...hostileRun(), context: ctx }).map((o: any) => o.metadata.name);
+    const all = ['prod-eu', 'prod_eu', 'PROD-EU', '..', '', 'x'.repeat(300)].map(names);
+    for (const n of all.flat()) {
+      expect(n).toMatch(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/);
+      expect(n.length).toBeLessThanOrEqual(253);
+    }
+    expect(new Set(all.map((n) => n[0])).size).toBe(all.length);
+    expect(names('prod-eu')).toEqual(names('prod-eu'));
+  });
+
   test('suppressed findings are skip results with the reason; passed and skipped checks are pass/skip in the ClusterPolicyReport', () => {
     const [cluster, ...ns] = policyReportObjects(hostileRun()) as any[];
     const old = ns.find((o) => o.metadata.namespace === 'old');
@@ -319,5 +330,82 @@ describe('PolicyReport (wgpolicyk8s.io/v1alpha2)', () => {
       'gitops-orphans:pass',
       'etcd-quorum:skip',
     ]);
+  });
+});
+
+describe('text no format can carry', () => {
+  // a lone UTF-16 surrogate has no UTF-8 form; U+FFFE and U+FFFF are outside XML 1.0's characters
+  const LONE = ['x\ud800', 'x\udc00'];
+  const run = (context: string, name = `n\ud800\ufffe\uffff`): FormatRun => {
+    const r = hostileRun();
+    r.context = context;
+    r.checks[1]!.findings[0]!.objects[0]!.name = name;
+    r.checks[1]!.findings[0]!.message = `m\ud83d \ufffe\uffff`;
+    return r;
+  };
+  /** Text that encodes to UTF-8 and back unchanged has no lone surrogate. */
+  const wellFormed = (s: string): boolean => Buffer.from(s, 'utf8').toString('utf8') === s;
+  const strings = (v: unknown): string[] =>
+    typeof v === 'string' ? [v] : v && typeof v === 'object' ? Object.values(v).flatMap(strings) : [];
+
+  test('SARIF: a lone surrogate in a context or object name is escaped, not an exit 4 ("URI malformed")', () => {
+    const text = renderSarif([run(LONE[0]!), run(LONE[1]!)], opts);
+    const doc = JSON.parse(text);
+    for (const s of strings(doc)) expect(wellFormed(s)).toBe(true);
+    // the two contexts stay two
+    expect(new Set(doc.runs.map((r: any) => r.properties.context)).size).toBe(2);
+    expect(doc.runs[0].properties.context).toBe('x\\ud800');
+  });
+
+  test('SARIF: a context or object named .. or . stays inside k8s/', () => {
+    const doc = JSON.parse(renderSarif([run('..', '..'), run('.', '.'), run('', 'a/../../b'), run('_..', '_..')], opts));
+    const uris = doc.runs.flatMap((r: any) =>
+      r.results.flatMap((x: any) => x.locations.map((l: any) => l.physicalLocation.artifactLocation.uri)),
+    );
+    expect(uris.length).toBeGreaterThan(4);
+    for (const u of uris) {
+      expect(u).toMatch(/^k8s\//);
+      expect(u.split('/')).not.toContain('..');
+      expect(u.split('/')).not.toContain('.');
+      // and it resolves inside k8s/, whatever a reader does with it
+      expect(new URL(u, 'file:///repo/').pathname).toMatch(/^\/repo\/k8s\//);
+    }
+    // names that differ give different paths: "..", ".", "" and "_.." are four contexts
+    expect(new Set(doc.runs.map((r: any) => r.results[0].locations[0].physicalLocation.artifactLocation.uri.split('/')[1])).size).toBe(4);
+  });
+
+  test('JUnit: only characters XML 1.0 allows (strict parsers rejected U+FFFE, U+FFFF)', () => {
+    const xml = renderJunit([run(LONE[0]!), run(`c\ufffe\uffff`)], opts);
+    expect(wellFormed(xml)).toBe(true);
+    expect(xml).not.toMatch(/[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/u);
+    expect(XMLValidator.validate(xml)).toBe(true);
+    expect(xml).toContain('c\\ufffe\\uffff');
+  });
+
+  test('Prometheus: label values are well-formed UTF-8, and two contexts are never one series', () => {
+    const text = renderPrometheus([run(LONE[0]!), run(LONE[1]!)], opts);
+    expect(wellFormed(text)).toBe(true);
+    const series = text
+      .split('\n')
+      .filter((l) => l && !l.startsWith('#'))
+      .map((l) => l.slice(0, l.lastIndexOf(' ')));
+    expect(new Set(series).size).toBe(series.length);
+    const { families, lint } = promcheck(text);
+    expect(lint).toEqual([]);
+    expect(families.find((f) => f.name === 'kubectl_arch_up')!.metrics.map((m) => m.labels.context)).toEqual(['x\\ud800', 'x\\udc00']);
+    // should two names still be the same once escaped, the second is told apart
+    const twins = renderPrometheus([run('x\\ud800'), run(LONE[0]!)], opts);
+    const up = twins.split('\n').filter((l) => l.startsWith('kubectl_arch_up{'));
+    expect(new Set(up).size).toBe(2);
+  });
+
+  test('PolicyReport: well-formed UTF-8, every string', () => {
+    const text = renderPolicyReports([run(LONE[0]!)], opts);
+    expect(wellFormed(text)).toBe(true);
+    const objs: any[] = [];
+    loadAll(text, (d) => {
+      if (d) objs.push(d);
+    });
+    for (const s of objs.flatMap(strings)) expect(wellFormed(s)).toBe(true);
   });
 });

@@ -1,9 +1,10 @@
 // Property-based tests (fast-check): whatever a kubeconfig, a snapshot file, an error text or a cluster
 // string holds, kubectl-arch answers with a documented outcome — bad input is an InputError (exit 2),
 // never a crash (exit 4) — and no control character from the input reaches the terminal.
-import { describe, expect, test } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { userStore } from '../src/host/store.js';
 import { join } from 'node:path';
 import { dump } from 'js-yaml';
 import { resolveConfig } from '../src/cluster/kubeconfig.js';
@@ -12,6 +13,8 @@ import { CHECKS } from '../src/checks/registry.js';
 import { runChecks } from '../src/checks/run.js';
 import { quorumFindings } from '../src/checks/etcd-quorum/check.js';
 import { InputError } from '../src/errors.js';
+import { parseConfig, ruleMatches } from '../src/config/accepted.js';
+import { glob } from '../src/config/glob.js';
 import { quorumView } from '../src/etcd/quorum.js';
 import { fingerprint } from '../src/fingerprint.js';
 import { cleanupPlan } from '../src/orphans/plan.js';
@@ -23,7 +26,18 @@ import { makeStyle } from '../src/render/style.js';
 import { renderText } from '../src/render/text.js';
 import { termSafe } from '../src/lib/safe.js';
 import { loadSnapshot } from '../src/snapshot/load.js';
-import { arch } from './helpers/run.js';
+import type { FormatRun } from '../src/render/formats/model.js';
+import { renderSarif } from '../src/render/formats/sarif.js';
+import { renderJunit } from '../src/render/formats/junit.js';
+import { renderPrometheus } from '../src/render/formats/prometheus.js';
+import { policyReportObjects } from '../src/render/formats/policyreport.js';
+import { XMLValidator } from 'fast-xml-parser';
+import * as etcdAnswers from '../src/etcd/answers.js';
+import { probeEtcd } from '../src/etcd/probe.js';
+import { renderProbe } from '../src/render/quorum.js';
+import { memberAnswers, startFakeEtcd, type FakeEtcd, type Rpc } from './helpers/fakeEtcd.js';
+import { arch, ROOT } from './helpers/run.js';
+import { spawnSync } from 'node:child_process';
 import { tempDir } from './helpers/tmp.js';
 
 const dir = tempDir();
@@ -342,7 +356,7 @@ describe('property: snapshot files', () => {
           }
         },
       ),
-      { numRuns: 300 },
+      { numRuns: 200 },
     );
   });
 });
@@ -379,7 +393,7 @@ describe('property: kubeconfig files', () => {
           }
         },
       ),
-      { numRuns: 300 },
+      { numRuns: 200 },
     );
   });
 });
@@ -443,5 +457,325 @@ describe('property: the CLI end to end', () => {
         expect(r.stdout).not.toMatch(CONTROL);
       }
     }
+  });
+});
+
+describe('property: accepted-risk rules', () => {
+  const KNOWN = new Set(CHECKS.flatMap((c) => Object.keys(c.codes)));
+  const globText = fc.stringMatching(/^[a*?\u{1F600}.\n-]{0,8}$/u);
+  const value = fc.stringMatching(/^[ab\u{1F600}.\n-]{0,10}$/u);
+  /** What a glob means, as a regular expression: only safe on short strings (it backtracks exponentially). */
+  const reference = (p: string, v: string): boolean =>
+    new RegExp(
+      `^${Array.from(p)
+        .map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.+^${}()|[\]\\]/g, '\\$&')))
+        .join('')}$`,
+      'su',
+    ).test(v);
+
+  test('a glob matches exactly what its regular expression would', () => {
+    fc.assert(
+      fc.property(globText, value, (p, v) => {
+        expect(glob(p).test(v)).toBe(reference(p, v));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  // rules as a config file may hold them: mostly well-formed, with hostile values in every field
+  const often = <T, U>(good: fc.Arbitrary<T>, bad: fc.Arbitrary<U>) =>
+    fc.oneof({ weight: 5, arbitrary: good }, { weight: 1, arbitrary: bad });
+  const rule = fc
+    .record(
+      {
+        code: often(fc.constantFrom(...KNOWN, 'arch-or01'), fc.oneof(fc.constant('ARCH-XX99'), nasty)),
+        context: often(globText, fc.oneof(nasty, fc.constant('*'.repeat(40) + '#'))),
+        namespace: often(globText, nasty),
+        name: often(globText, nasty),
+        cluster: often(globText, nasty),
+        reason: often(fc.constant('accepted'), nasty),
+        expires: often(
+          fc.constantFrom('2099-12-31', '2027-02-31', '2026-02-29', '2028-02-29', '2026-13-01', '2020-01-01', '0000-00-00'),
+          fc.oneof(nasty, fc.integer()),
+        ),
+        extra: anyValue,
+      },
+      { requiredKeys: [] },
+    )
+    .map(({ extra, ...r }) => (extra === null ? { ...r, extra } : r)); // an unknown key now and then
+  test('any rules: parsed rules or an InputError; parsed rules match any finding without throwing', () => {
+    let parsed = 0;
+    let dated = 0;
+    fc.assert(
+      fc.property(fc.array(rule, { maxLength: 4 }), fc.boolean(), (rules, yaml) => {
+        const text = yaml ? dump({ ignore: rules }, { lineWidth: -1 }) : JSON.stringify({ ignore: rules });
+        let out;
+        try {
+          out = parseConfig('c.yaml', text, KNOWN);
+        } catch (e) {
+          if (e instanceof InputError) return;
+          throw e;
+        }
+        parsed++;
+        for (const r of out) {
+          // a real day of the calendar, never one rolled over (2027-02-31 is not 2027-03-03)
+          if (r.expires !== undefined) dated++;
+          if (r.expires !== undefined) expect(new Date(`${r.expires}T00:00:00Z`).toISOString().slice(0, 10)).toBe(r.expires);
+          const f = { code: r.code, objects: [{ kind: 'Service', namespace: 'a'.repeat(200), name: 'b'.repeat(200) }] };
+          expect(typeof ruleMatches(r, f, { context: 'a'.repeat(200), cluster: 'c', server: 'https://x' })).toBe('boolean');
+        }
+      }),
+      { numRuns: 500 },
+    );
+    expect(parsed).toBeGreaterThan(50);
+    expect(dated).toBeGreaterThan(5);
+  });
+});
+
+// context names as a kubeconfig may hold them: anything a YAML string can be, and the names that broke formats
+const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c));
+export const contextName = fc.oneof(
+  nasty,
+  fc.constantFrom(
+    '..',
+    '.',
+    '',
+    '_..',
+    'prod$(touch x)',
+    '*',
+    'a\nb',
+    'prod_eu',
+    'PROD-EU',
+    'prod-eu',
+    '\ufffe\uffff',
+    'x\\ud800',
+    'x\ud800',
+  ),
+  fc.tuple(fc.string({ maxLength: 4 }), loneSurrogate, fc.string({ maxLength: 4 })).map((p) => p.join('')),
+  fc.string({ unit: 'binary', maxLength: 12 }),
+);
+
+describe('property: context names in the machine formats', () => {
+  const runFor = (context: string, name: string): FormatRun => ({
+    command: 'doctor',
+    context,
+    source: { type: 'cluster', context, server: 'https://127.0.0.1:6443' },
+    startedAt: new Date('2026-08-13T09:00:00Z'),
+    durationMs: 10,
+    exitCode: 1,
+    suppressed: [],
+    checks: [
+      {
+        id: 'immutable-retry-loop',
+        title: 'retry loops',
+        status: 'findings',
+        notes: [name],
+        findings: [
+          {
+            code: 'ARCH-RL03',
+            checkId: 'immutable-retry-loop',
+            severity: 'error',
+            title: name,
+            message: name,
+            evidence: {},
+            objects: [{ kind: 'Service', namespace: name, name }],
+          },
+        ],
+      },
+    ],
+  });
+  const wellFormed = (s: string): boolean => Buffer.from(s, 'utf8').toString('utf8') === s;
+  const strings = (v: unknown): string[] =>
+    typeof v === 'string' ? [v] : v && typeof v === 'object' ? Object.values(v).flatMap(strings) : [];
+  const opts = { failOn: 'error' as const, version: '0.0.0' };
+
+  test('every format renders any names, within its own rules; distinct contexts stay distinct', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(contextName, { minLength: 1, maxLength: 4 }), contextName, (names, objectName) => {
+        const runs = names.map((c) => runFor(c, objectName));
+        const sarif = JSON.parse(renderSarif(runs, opts));
+        for (const x of strings(sarif)) expect(wellFormed(x)).toBe(true);
+        for (const r of sarif.runs)
+          for (const res of r.results)
+            for (const l of res.locations) {
+              const uri: string = l.physicalLocation.artifactLocation.uri;
+              expect(new URL(uri, 'file:///repo/').pathname.startsWith('/repo/k8s/')).toBe(true);
+            }
+        const xml = renderJunit(runs, opts);
+        expect(xml).not.toMatch(/[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/u);
+        expect(XMLValidator.validate(xml)).toBe(true);
+        const prom = renderPrometheus(runs, opts);
+        expect(wellFormed(prom)).toBe(true);
+        const series = prom
+          .split('\n')
+          .filter((l) => l && !l.startsWith('#'))
+          .map((l) => l.slice(0, l.lastIndexOf(' ')));
+        expect(new Set(series).size).toBe(series.length);
+        const reports = runs.map((r) => policyReportObjects(r));
+        for (const o of reports.flat()) {
+          const n = (o.metadata as { name: string }).name;
+          expect(n).toMatch(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/);
+          expect(n.length).toBeLessThanOrEqual(253);
+          for (const x of strings(o)) expect(wellFormed(x)).toBe(true);
+        }
+        const clusterNames = reports.map((r) => (r[0]!.metadata as { name: string }).name);
+        expect(new Set(clusterNames).size).toBe(names.length);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('property: etcd answers', () => {
+  const RPCS: Rpc[] = ['status', 'memberList', 'alarms'];
+  const uintish = fc.oneof(
+    fc.constantFrom('0', '1', '18446744073709551615', '18446744073709551616', '1e999', '-1', '0x10', ' 1', ''),
+    fc.bigInt({ min: 0n, max: 2n ** 64n }).map(String),
+    fc.integer(),
+    fc.double(),
+    anyValue,
+  );
+  /** A member's good answer with some fields replaced by anything (or the whole answer anything). */
+  const answer = (good: Record<string, unknown>) =>
+    fc.oneof(
+      { weight: 3, arbitrary: fc.constant(good) },
+      {
+        weight: 4,
+        arbitrary: fc
+          .dictionary(
+            fc.constantFrom('header', 'leader', 'raftTerm', 'raftIndex', 'dbSize', 'version', 'errors', 'isLearner', 'members', 'alarms'),
+            fc.oneof(uintish, fc.array(anyValue, { maxLength: 3 })),
+            { maxKeys: 3 },
+          )
+          .map((d) => ({ ...good, ...d })),
+      },
+      { weight: 1, arbitrary: anyValue },
+      { weight: 1, arbitrary: fc.constantFrom('not json', '{"a":', '[1,2', '') },
+    );
+
+  test('the checks of an answer take anything: a checked answer or a MalformedAnswer, nothing else', () => {
+    fc.assert(
+      fc.property(anyValue, uintish, (v, u) => {
+        for (const check of [etcdAnswers.status, etcdAnswers.memberList, etcdAnswers.alarms])
+          for (const x of [v, { leader: u, raftTerm: u }, { members: [{ ID: u }] }, { alarms: [{ memberID: u, alarm: v }] }]) {
+            try {
+              const r = check(x);
+              if (check === etcdAnswers.status)
+                for (const k of ['leader', 'raftTerm'] as const) expect((r as etcdAnswers.Status)[k] ?? '0').toMatch(/^\d+$/);
+            } catch (e) {
+              if (!(e instanceof etcdAnswers.MalformedAnswer)) throw e;
+            }
+          }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  const fakes: FakeEtcd[] = [];
+  beforeAll(async () => {
+    for (let i = 0; i < 3; i++) fakes.push(await startFakeEtcd());
+  });
+  afterAll(async () => {
+    for (const f of fakes) await f.close();
+  });
+
+  test('any answers from three endpoints: a verdict and a table, never an exception', async () => {
+    const urls = () => fakes.map((f) => f.url);
+    const perEndpoint = (i: number) => {
+      const good = memberAnswers(urls(), i);
+      return fc.record(
+        Object.fromEntries(RPCS.map((r) => [r, answer(good[r] as Record<string, unknown>)])) as Record<Rpc, fc.Arbitrary<unknown>>,
+      );
+    };
+    await fc.assert(
+      fc.asyncProperty(fc.tuple(perEndpoint(0), perEndpoint(1), perEndpoint(2)), async (all) => {
+        all.forEach((a, i) => (fakes[i]!.answers = a));
+        const r = await probeEtcd({ endpoints: urls(), timeoutMs: 5000 });
+        expect(['HEALTHY', 'AT RISK', 'DEGRADED', 'LOST', 'UNKNOWN']).toContain(r.view.verdict);
+        for (const e of r.endpoints) {
+          if (e.ok) for (const x of [e.raftTerm, e.raftIndex, e.leader]) expect(x ?? '0').toMatch(/^\d+$/);
+          else expect(typeof e.error).toBe('string');
+        }
+        expect(renderProbe(r)).toContain(r.view.verdictLine);
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
+
+describe('property: context names in shell completion', () => {
+  /** Control characters, line separators, bidi overrides, lone surrogates: what no candidate may carry. */
+  const UNSAFE =
+    /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+  test('any names: the safe ones are offered exactly, the others not at all; bash quotes each back to its name', async () => {
+    const script = (await arch(['completion', 'bash'])).stdout;
+    for (const names of fc.sample(fc.uniqueArray(contextName, { minLength: 1, maxLength: 12 }), { numRuns: 10, seed: 30 })) {
+      const kc = file(
+        JSON.stringify({
+          clusters: [{ name: 'c', cluster: { server: 'https://127.0.0.1:1' } }],
+          users: [{ name: 'u', user: {} }],
+          contexts: names.map((name) => ({ name, context: { cluster: 'c', user: 'u' } })),
+        }),
+        'json',
+      );
+      const safe = names.filter((n) => n !== '' && !UNSAFE.test(n));
+      const out = (await arch(['__complete', '--context', ''], { KUBECONFIG: kc })).stdout;
+      // one candidate a line, then the directive line (":4") last
+      const offered = out
+        .split('\n')
+        .slice(0, -2)
+        .map((l) => l.split('\t')[0]);
+      expect(offered).toEqual(safe);
+      // bash: each COMPREPLY word, read back as the shell would, is the name (and nothing ran, nothing was globbed)
+      const r = spawnSync(
+        'bash',
+        [
+          '-c',
+          `${script}\nCOMP_WORDS=(kubectl-arch --context ''); COMP_CWORD=2; _kubectl_arch; for w in "\${COMPREPLY[@]}"; do eval "printf '%s\\0' $w"; done`,
+        ],
+        { cwd: dir, env: { ...process.env, PATH: `${ROOT}bin:${process.env.PATH}`, KUBECONFIG: kc } },
+      );
+      expect(r.stdout.toString().split('\0').slice(0, -1)).toEqual(safe);
+    }
+  }, 120_000);
+});
+
+describe('property: cache files', () => {
+  test('whatever bytes lie where a cache would be: read gives back exactly what was written, or nothing', () => {
+    const home = join(dir, 'cache-home');
+    const store = userStore('prop', { XDG_CACHE_HOME: home })!;
+    const data = Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256));
+    const file = store.write('doctor', () => data)!;
+    const good = readFileSync(file);
+    // a flipped bit, a cut, bytes added, another cache's header, or anything
+    const mutation = fc.oneof(
+      fc.tuple(fc.nat(good.length - 1), fc.integer({ min: 1, max: 255 })).map(([at, x]) => (b: Buffer) => {
+        const c = Buffer.from(b);
+        c[at] = c[at]! ^ x;
+        return c;
+      }),
+      fc.nat(good.length - 1).map((n) => (b: Buffer) => b.subarray(0, n)),
+      fc.uint8Array({ minLength: 1, maxLength: 64 }).map((x) => (b: Buffer) => Buffer.concat([b, Buffer.from(x)])),
+      fc.uint8Array({ maxLength: 256 }).map((x) => () => Buffer.from(x)),
+      fc.constant((b: Buffer) => Buffer.concat([b.subarray(0, 60), b.subarray(61)])),
+    );
+    let same = 0;
+    fc.assert(
+      fc.property(mutation, (m) => {
+        const bytes = m(good);
+        writeFileSync(file, bytes, { mode: 0o600 });
+        const r = store.read('doctor');
+        if (r) {
+          expect(bytes.equals(good)).toBe(true);
+          expect(r.equals(data)).toBe(true);
+          same++;
+        }
+      }),
+      { numRuns: 500 },
+    );
+    // the real file once more: read back exactly
+    writeFileSync(file, good, { mode: 0o600 });
+    expect(store.read('doctor')?.equals(data)).toBe(true);
+    expect(same).toBeLessThan(5); // mutations that happen to leave the file as it was
   });
 });

@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { probeEtcd } from '../src/etcd/probe.js';
 import { arch } from './helpers/run.js';
 import { startEtcd, type EtcdCluster } from './helpers/etcd.js';
+import { memberAnswers, startFakeEtcd, type FakeEtcd, type Rpc } from './helpers/fakeEtcd.js';
 import { etcdBinary } from '../e2e/lib/etcd-bin.mjs';
 
 let ETCD = '';
@@ -125,4 +126,82 @@ describe('direct etcd probe (real etcd)', () => {
     expect(r.view.verdict).toBe('UNKNOWN');
     expect(r.endpoints[0]!.ok).toBe(false);
   });
+});
+
+describe('direct etcd probe: answers a real etcd would not give (fake gateways)', () => {
+  const fakes: FakeEtcd[] = [];
+  afterEach(async () => {
+    while (fakes.length) await fakes.pop()!.close();
+  });
+  /** Three members at three fake gateways; the third answers as given. */
+  async function cluster(third: Partial<Record<Rpc, unknown>>): Promise<string[]> {
+    for (let i = 0; i < 3; i++) fakes.push(await startFakeEtcd());
+    const urls = fakes.map((f) => f.url);
+    fakes.forEach((f, i) => (f.answers = i < 2 ? memberAnswers(urls, i) : { ...memberAnswers(urls, i), ...third }));
+    return urls;
+  }
+  const run = (urls: string[]) => arch(['quorum', '--etcd-endpoints', urls.join(','), '--etcd-timeout', '20s', '-o', 'json']);
+
+  test('a huge body from one endpoint: that endpoint is not answering (too large), the others decide (was an uncaught RangeError)', async () => {
+    const urls = await cluster({ status: { junkBytes: 8 * 1024 * 1024 } });
+    const r = await run(urls);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(1); // DEGRADED: an error finding, not a crash read as "findings"
+    const j = JSON.parse(r.stdout);
+    expect(j.endpoints.map((e: any) => e.ok)).toEqual([true, true, false]);
+    expect(j.endpoints[2].error).toBe('answer to Maintenance.Status larger than 1 MiB');
+    expect(j.view.verdictLine).toBe('3 voters, 2 healthy — quorum 2 — no failure tolerated — DEGRADED');
+  });
+
+  test.each([
+    [
+      'raftTerm "1e999"',
+      { raftTerm: '1e999' },
+      /^malformed answer to Maintenance\.Status: raftTerm must be a whole number, found "1e999"$/,
+    ],
+    ['leader as an object', { leader: { id: 1 } }, /leader must be a whole number, found \{"id":1\}/],
+    ['errors not a list', { errors: 'x' }, /errors must be a list of strings, found "x"/],
+    ['a list, not a mapping', [], /malformed answer to Maintenance\.Status: expected a mapping/],
+  ])('wrong types in one status (%s): not answering (why); the others decide, no exit 4', async (_what, fields, why) => {
+    const urls = await cluster({});
+    const good = memberAnswers(urls, 2).status as Record<string, unknown>;
+    fakes[2]!.answers = { ...fakes[2]!.answers, status: Array.isArray(fields) ? fields : { ...good, ...fields } };
+    const r = await run(urls);
+    expect([r.code, r.stderr]).toEqual([1, '']);
+    const j = JSON.parse(r.stdout);
+    expect(j.endpoints[2]).toMatchObject({ ok: false, error: expect.stringMatching(why) });
+    const table = await arch(['quorum', '--etcd-endpoints', urls.join(','), '--etcd-timeout', '20s']);
+    expect(table.stdout).toMatch(/not answering \(malformed answer to Maintenance\.Status: /);
+  });
+
+  test('a malformed member list is passed over for the next endpoint; malformed alarms are unknown, not none', async () => {
+    const urls = await cluster({});
+    fakes[0]!.answers = { ...fakes[0]!.answers, memberList: { members: [{ ID: 'x', clientURLs: 'not a list' }] }, alarms: { alarms: 3 } };
+    fakes[1]!.answers = { ...fakes[1]!.answers, alarms: { alarms: [{ memberID: '1000', alarm: 7 }] } };
+    fakes[2]!.answers = { ...fakes[2]!.answers, alarms: { junkBytes: 2 * 1024 * 1024 } };
+    const r = await run(urls);
+    expect([r.code, r.stderr]).toEqual([0, '']); // every member answers and sees the leader; alarms are only unknown
+    const j = JSON.parse(r.stdout);
+    expect(j.members.map((m: any) => m.name)).toEqual(['m1', 'm2', 'm3']);
+    expect(j.view.verdict).toBe('HEALTHY');
+    expect(j.alarmsError).toBe('answer to Maintenance.Alarm larger than 1 MiB');
+  });
+
+  test("the run's --deadline bounds the probe too, whatever --etcd-timeout says", async () => {
+    // a gateway that accepts and never answers
+    const sockets = new Set<import('node:net').Socket>();
+    const hang = (await import('node:net')).createServer((c) => sockets.add(c.on('error', () => {})));
+    await new Promise<void>((r) => hang.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(hang.address() as { port: number }).port}`;
+      const r = await arch(['quorum', '--etcd-endpoints', url, '--etcd-timeout', '10m', '--deadline', '1s', '-o', 'json']);
+      const j = JSON.parse(r.stdout);
+      expect(j.endpoints[0]).toMatchObject({ ok: false, error: "did not answer before the run's deadline (1s)" });
+      expect(j.view.verdict).toBe('UNKNOWN');
+    } finally {
+      for (const c of sockets) c.destroy();
+      hang.close();
+    }
+    // a generous limit for the test itself: the run ends at its 1 s deadline (before, it waited the 10 minutes)
+  }, 60_000);
 });

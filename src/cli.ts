@@ -20,14 +20,16 @@ function fleetOptions<T>(y: Argv<T>) {
     })
     .option('all-contexts', { type: 'boolean', describe: 'Run on every context of the kubeconfig', group: 'Many clusters:' })
     .option('parallel', {
-      type: 'number',
-      default: 4,
+      // a string, checked by the command: yargs' number type turns "abc" into NaN before anyone can name it
+      type: 'string',
+      default: '4',
       describe: 'Contexts run at once with --contexts/--all-contexts',
       group: 'Many clusters:',
     })
     .option('config', {
       type: 'string',
-      describe: 'Accepted-risk rules (ignore:) from FILE; default: the user config file and ./.kubectl-arch.yaml; --no-config reads none',
+      describe:
+        'Accepted-risk rules (ignore:) from FILE only; default: the user config file, and ./.kubectl-arch.yaml when the user config lists this directory under trust:; --no-config reads none',
       group: 'Accepted risks:',
     });
 }
@@ -233,7 +235,8 @@ export async function main(argv = hideBin(process.argv)): Promise<number> {
     })
     .option('deadline', {
       type: 'string',
-      describe: 'Time limit for the whole run; what is not fetched by then is reported as not visible',
+      describe:
+        'Time limit for the whole run, all contexts together; what is not fetched by then is reported as not visible, a context not started by then as not run',
       default: '30s',
       group: 'Cluster:',
     })

@@ -6,6 +6,12 @@
 
 const DEFAULT = 0,
   NO_FILES = 4;
+
+/** What a candidate may not hold: control characters (tab and line feed are the protocol's separators), DEL, C1,
+ *  line and paragraph separators, bidirectional overrides, and lone surrogates (no UTF-8 form). */
+const UNSAFE_G =
+  /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const UNSAFE = new RegExp(UNSAFE_G.source);
 // check ids and finding codes with their titles, rendered from the registry at build time
 // (scripts/build.mjs) so completing `explain` loads no check code; null: import the registry
 declare const __EXPLAIN__: [string, string][] | null | undefined;
@@ -217,7 +223,10 @@ export async function complete(args: string[]): Promise<string> {
   } else if (cmd === 'completion' && positionals.length === 0) {
     items = SHELLS.map((s) => [s, '']);
   }
-  const clean = (s: string) => s.replace(/[\t\n]/g, ' ');
-  const lines = items.filter(([v]) => v.startsWith(cur)).map(([v, d]) => (d ? `${clean(v)}\t${clean(d)}` : clean(v)));
+  // a candidate with a control character is dropped, not cleaned: the shell would insert what the terminal shows
+  // differently (or act on: ESC), and a cleaned name is another name; descriptions are only shown, so cleaned
+  const lines = items
+    .filter(([v]) => v !== '' && v.startsWith(cur) && !UNSAFE.test(v))
+    .map(([v, d]) => (d ? `${v}\t${d.replace(UNSAFE_G, ' ')}` : v));
   return [...lines, `:${directive}`].join('\n') + '\n';
 }

@@ -35,6 +35,9 @@ export interface Faults {
   quorumHang?: boolean;
   /** Names whose single-object GET answers 403 (e.g. argocd-cm). */
   forbiddenGet?: Set<string>;
+  /** Lists of this plural answer `count` objects (default 1), each with an annotation of this many bytes, in pages;
+   *  with `together`, the answers wait until that many lists were asked, then go out at once (clients overlap). */
+  giant?: { resource: string; bytes: number; count?: number; together?: number };
 }
 
 export interface RequestRecord {
@@ -75,6 +78,8 @@ export async function startTestApiServer(opts: { types: ResourceType[]; objects:
   };
 
   const pending = new Set<ReturnType<typeof setTimeout>>();
+  const giantBodies = new Map<string, Buffer>();
+  const giantWaiting: Array<() => void> = [];
   const server = https.createServer({ cert: certs.cert, key: certs.key }, (req, res) => {
     const url = new URL(req.url ?? '/', 'https://127.0.0.1');
     const accept = String(req.headers.accept ?? '');
@@ -201,6 +206,42 @@ export async function startTestApiServer(opts: { types: ResourceType[]; objects:
       rec.status = 429;
       res.writeHead(429, { 'Retry-After': String(faults.tooMany.retryAfter), 'Content-Type': 'application/json' });
       res.end(JSON.stringify({ kind: 'Status', status: 'Failure', reason: 'TooManyRequests', code: 429, message: 'too many requests' }));
+      return;
+    }
+    if (faults.giant?.resource === plural) {
+      // bodies built once per page asked (and kept): a Buffer sent to many sockets costs no copy per answer
+      const { bytes, count = 1 } = faults.giant;
+      const start = Number(url.searchParams.get('continue') ?? '0');
+      const limit = Number(url.searchParams.get('limit') ?? '0') || count;
+      const key = `${bytes}/${count}/${start}/${limit}`;
+      let body = giantBodies.get(key);
+      if (!body) {
+        const items = Array.from({ length: Math.max(0, Math.min(limit, count - start)) }, (_, i) => ({
+          metadata: {
+            name: `giant-${start + i}`,
+            namespace: 'default',
+            uid: `giant-${start + i}`,
+            annotations: { giant: 'x'.repeat(bytes) },
+          },
+        }));
+        const next = start + limit < count ? { continue: String(start + limit) } : {};
+        const list = {
+          kind: `${type.kind}List`,
+          apiVersion: group ? `${group}/${version}` : version,
+          metadata: { resourceVersion: '1', ...next },
+          items,
+        };
+        body = Buffer.from(JSON.stringify(list));
+        giantBodies.set(key, body);
+      }
+      const answer = (b: Buffer) => () => {
+        rec.status = 200;
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': b.length });
+        res.end(b);
+      };
+      const together = faults.giant.together ?? 0;
+      giantWaiting.push(answer(body));
+      if (giantWaiting.length >= together) for (const a of giantWaiting.splice(0)) a();
       return;
     }
     if (faults.serverError?.resource === plural && bump(`500:${plural}`) <= faults.serverError.times)

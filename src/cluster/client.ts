@@ -4,7 +4,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { ClusterError } from '../errors.js';
-import type { Deadline } from './deadline.js';
+import type { Deadline } from '../lib/deadline.js';
 import { stopwatch } from '../lib/time.js';
 
 export const METADATA_ACCEPT = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
@@ -46,7 +46,56 @@ export interface ClientOptions {
   deadline?: Deadline;
   /** Stops the run (an MCP call cancelled): requests in flight are destroyed, no new one is sent. */
   signal?: AbortSignal;
+  /** Upper bound on one response body; a list page larger than this is asked again in smaller pages. */
+  maxBodyBytes: number;
+  /** Response bodies held at once, shared by every client of the process (all the contexts of a run). */
+  bodies: BodyBudget;
 }
+
+/**
+ * Response bodies held in memory by the clients that share this budget (all the contexts of a run do): what a
+ * client has read counts until it is closed, which is when its context's snapshot is complete, so the bytes
+ * stand for what its snapshot holds too. Once the total is past the limit, a response of any client but the one
+ * that began reading first is paused (its socket is left unread: the server waits) until a client closes; the
+ * first one always reads on and finishes, so the run always progresses. Small clusters run side by side as
+ * before; large ones take turns. A paused context is still bound by --request-timeout and the run's --deadline.
+ */
+export class BodyBudget {
+  held = 0;
+  /** The most held at once: at most the limit plus what the first reader holds, plus a chunk per paused response. */
+  peak = 0;
+  private readonly readers: Array<{ bytes: number; paused: Array<() => void> }> = [];
+  constructor(readonly limit: number) {}
+
+  /** One reader per client: count() each chunk of its responses (which may pause that response); close() at the end. */
+  reader(): { count(n: number, pause: () => void, resume: () => void): void; close(): void } {
+    const r = { bytes: 0, paused: [] as Array<() => void> };
+    return {
+      count: (n, pause, resume) => {
+        if (!this.readers.includes(r)) this.readers.push(r); // a reader's turn is when it first read
+        r.bytes += n;
+        this.held += n;
+        this.peak = Math.max(this.peak, this.held);
+        if (this.held > this.limit && this.readers[0] !== r) {
+          r.paused.push(resume);
+          pause();
+        }
+      },
+      close: () => {
+        const i = this.readers.indexOf(r);
+        if (i < 0) return;
+        this.readers.splice(i, 1);
+        this.held -= r.bytes;
+        // every paused response reads on; those still past the limit pause again at their next chunk
+        for (const w of this.readers) for (const resume of w.paused.splice(0)) resume();
+      },
+    };
+  }
+}
+
+const MiB = 1024 * 1024;
+/** One budget for the process: every context of a run reads through it. */
+export const BODIES = new BodyBudget(128 * MiB);
 
 export const DEFAULT_CLIENT_OPTIONS: ClientOptions = {
   timeoutMs: 30_000,
@@ -55,6 +104,8 @@ export const DEFAULT_CLIENT_OPTIONS: ClientOptions = {
   pageSize: 500,
   maxRetryAfterMs: 10_000,
   maxPages: 10_000,
+  maxBodyBytes: 64 * MiB,
+  bodies: BODIES,
 };
 
 export interface ApiResponse {
@@ -98,6 +149,7 @@ const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
       { once: true },
     );
   });
+const mib = (n: number): string => `${Math.round((n / MiB) * 10) / 10} MiB`;
 
 function serverMessage(body: string): string {
   try {
@@ -118,12 +170,15 @@ export class ApiClient {
   private readonly waiting: Array<() => void> = [];
   private refreshed = false;
   readonly opts: ClientOptions;
+  /** What this client has read, against the budget it shares with the other contexts of the run. */
+  private readonly reader: ReturnType<BodyBudget['reader']>;
 
   constructor(
     private readonly transport: TransportOptions,
     opts: ClientOptions = DEFAULT_CLIENT_OPTIONS,
   ) {
     this.opts = { ...opts };
+    this.reader = this.opts.bodies.reader();
     this.base = new URL(transport.server);
     this.headers = { ...(transport.headers ?? {}) };
     // two sockets beyond the request slots: /readyz probes must get through while every slot hangs
@@ -198,6 +253,7 @@ export class ApiClient {
 
   close(): void {
     this.agent.destroy();
+    this.reader.close();
   }
 
   private async slot(): Promise<void> {
@@ -242,7 +298,22 @@ export class ApiClient {
           // now, while the socket is still this response's (a kept-alive socket is detached after 'end')
           this.notePeer(res.socket);
           const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
+          let bytes = 0;
+          res.on('data', (c: Buffer) => {
+            bytes += c.length;
+            if (bytes > this.opts.maxBodyBytes) {
+              req.destroy(
+                new ApiTransportError(`response to GET ${path} is larger than ${mib(this.opts.maxBodyBytes)}`, path, 'TOO_LARGE'),
+              );
+              return;
+            }
+            chunks.push(c);
+            this.reader.count(
+              c.length,
+              () => res.pause(),
+              () => res.resume(),
+            );
+          });
           res.on('end', () => {
             if (!res.complete) {
               reject(new ApiTransportError(`connection closed before the response to GET ${path} was complete`, path, 'TRUNCATED'));
@@ -345,8 +416,9 @@ export class ApiClient {
     let first = true;
     const tokens = new Set<string>();
     let pages = 0;
+    let limit = this.opts.pageSize;
     for (;;) {
-      const q = new URLSearchParams({ limit: String(this.opts.pageSize) });
+      const q = new URLSearchParams({ limit: String(limit) });
       // resourceVersion=0: served from the API server's watch cache, which answers when etcd does not
       // (a continue token carries its own resourceVersion: the two may not be combined)
       if (opts.fromCache && !cont) q.set('resourceVersion', '0');
@@ -357,6 +429,11 @@ export class ApiClient {
       try {
         page = await this.getJSON(`${basePath}?${q.toString()}`, accept, opts.signal);
       } catch (e) {
+        // a page too large to hold: the same page again, a tenth the size (the continue token stays valid)
+        if (e instanceof ApiTransportError && e.code === 'TOO_LARGE' && limit > 1) {
+          limit = Math.max(1, Math.floor(limit / 10));
+          continue;
+        }
         if (e instanceof ApiStatusError && e.status === 410 && cont && !restarted) {
           // the continue token expired (compaction): start over once, discarding what we have
           restarted = true;

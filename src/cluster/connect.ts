@@ -5,6 +5,7 @@
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { InputError } from '../errors.js';
+import { termSafe } from '../lib/safe.js';
 import { ApiClient, type ClientOptions, type TransportOptions } from './client.js';
 import { runExecPlugin, type ExecConfig } from './exec.js';
 import type { ResolvedConfig } from './kubeconfig.js';
@@ -68,22 +69,29 @@ async function authOptions(cfg: ResolvedConfig, timeoutMs: number, signal?: Abor
   const { KubeConfig } = await import('@kubernetes/client-node/dist/config.js');
   const kc = new KubeConfig();
   // plain http (kubectl proxy, a local test server) has no TLS to verify; client-node refuses it otherwise
-  const clusters = cfg.server.startsWith('http:')
-    ? cfg.raw.clusters.map((c) => ({ ...c, cluster: { ...(c.cluster as object), 'insecure-skip-tls-verify': true } }))
-    : cfg.raw.clusters;
+  const cluster = cfg.server.startsWith('http:')
+    ? { ...(clusterEntry.cluster as object), 'insecure-skip-tls-verify': true }
+    : clusterEntry.cluster;
+  // client-node sees one cluster, user and context under names of ours: it refuses names it finds invalid (a
+  // context named "" is a kubeconfig's right), and it needs no name for anything
+  const one = {
+    clusters: [{ name: 'cluster', cluster }],
+    users: [{ name: 'user', user: u }],
+    contexts: [{ name: 'context', context: { cluster: 'cluster', user: 'user' } }],
+    'current-context': 'context',
+  };
   try {
-    // the entry read by resolveConfig, handed over as JSON (YAML's subset): client-node's converters from kubeconfig
-    // entries to its own shapes are not exported from the one module of it that we bundle, only loadFromString
-    kc.loadFromString(JSON.stringify({ ...cfg.raw, clusters, users: [{ name: userName, user: u }] }));
+    // handed over as JSON (YAML's subset): no YAML writer in this chunk
+    kc.loadFromString(JSON.stringify(one));
   } catch (e) {
-    throw new InputError(`kubeconfig context "${cfg.contextName}" is invalid: ${(e as Error).message}`);
+    throw new InputError(`kubeconfig context "${termSafe(cfg.contextName)}" is invalid: ${(e as Error).message}`);
   }
   const apply = async (): Promise<Record<string, unknown>> => {
     const opts: Record<string, unknown> = { headers: {} };
     try {
       await kc.applyToHTTPSOptions(opts);
     } catch (e) {
-      throw new InputError(`cannot get credentials for context "${cfg.contextName}": ${(e as Error).message}`);
+      throw new InputError(`cannot get credentials for context "${termSafe(cfg.contextName)}": ${(e as Error).message}`);
     }
     const o = await ours();
     opts.headers = { ...(opts.headers as Record<string, string>), ...o.headers };
@@ -95,7 +103,7 @@ async function authOptions(cfg: ResolvedConfig, timeoutMs: number, signal?: Abor
     const hasCredential = Boolean(headers.Authorization || headers.authorization || opts.cert || opts.auth);
     if (declared.length && !hasCredential) {
       throw new InputError(
-        `user "${userName}" in context "${cfg.contextName}" declares ${declared.join(', ')} but produced no credential`,
+        `user "${termSafe(userName)}" in context "${termSafe(cfg.contextName)}" declares ${declared.join(', ')} but produced no credential`,
         'kubectl-arch will not fall back to an anonymous request; fix the user entry in the kubeconfig',
       );
     }

@@ -7,6 +7,10 @@ import { homedir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import { load } from 'js-yaml';
 import { InputError } from '../errors.js';
+import { termSafe } from '../lib/safe.js';
+
+/** A name from a kubeconfig inside a message: on one line whatever it holds (messages keep their own line breaks). */
+const q = (name: string | undefined): string => termSafe(name ?? '');
 
 export interface ConnectionFlags {
   kubeconfig?: string;
@@ -75,7 +79,7 @@ function readKubeconfig(file: string): RawKubeconfig {
       const body = (e as Named)[field];
       if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body))) {
         throw new InputError(
-          `kubeconfig ${file}: ${k} entry "${(e as Named).name}": "${field}" must be a mapping, found ${Array.isArray(body) ? 'a list' : typeof body}`,
+          `kubeconfig ${file}: ${k} entry "${q((e as Named).name)}": "${field}" must be a mapping, found ${Array.isArray(body) ? 'a list' : typeof body}`,
         );
       }
     }
@@ -83,7 +87,8 @@ function readKubeconfig(file: string): RawKubeconfig {
   };
   const base = dirname(file);
   const cfg: RawKubeconfig = { clusters: list('clusters'), users: list('users'), contexts: list('contexts') };
-  if (typeof d['current-context'] === 'string') cfg['current-context'] = d['current-context'];
+  // current-context: "" is none, as in kubectl
+  if (typeof d['current-context'] === 'string' && d['current-context'] !== '') cfg['current-context'] = d['current-context'];
   for (const c of cfg.clusters) absolutise(c.cluster as Record<string, unknown>, ['certificate-authority'], base);
   for (const u of cfg.users) absolutise(u.user as Record<string, unknown>, ['client-certificate', 'client-key', 'tokenFile'], base);
   // a relative exec command with a path ("./bin/auth") is relative to the kubeconfig, like kubectl
@@ -175,15 +180,16 @@ export function resolveConfig(flags: ConnectionFlags, env = process.env, saDir =
   } else {
     merged = mergeKubeconfigs(paths.map(readKubeconfig));
   }
-  const contextName = flags.context ?? merged['current-context'];
-  if (!contextName && !(flags.cluster && flags.user)) {
+  // a context named "" is a name like any other (--all-contexts passes it); only undefined means "the current one"
+  const contextName = flags.context !== undefined ? flags.context : merged['current-context'];
+  if (contextName === undefined && !(flags.cluster && flags.user)) {
     throw new InputError('kubeconfig has no current-context', 'pass --context NAME (see: kubectl config get-contexts)');
   }
-  const ctxEntry = contextName ? merged.contexts.find((c) => c.name === contextName) : undefined;
-  if (contextName && !ctxEntry && !(flags.cluster && flags.user)) {
-    const names = merged.contexts.map((c) => c.name).join(', ') || 'none';
+  const ctxEntry = contextName !== undefined ? merged.contexts.find((c) => c.name === contextName) : undefined;
+  if (contextName !== undefined && !ctxEntry && !(flags.cluster && flags.user)) {
+    const names = merged.contexts.map((c) => q(c.name)).join(', ') || 'none';
     throw new InputError(
-      `context "${contextName}" does not exist in the kubeconfig (contexts: ${names})`,
+      `context "${q(contextName)}" does not exist in the kubeconfig (contexts: ${names})`,
       'see: kubectl config get-contexts',
     );
   }
@@ -191,9 +197,9 @@ export function resolveConfig(flags: ConnectionFlags, env = process.env, saDir =
   const clusterName = flags.cluster ?? ctx.cluster;
   const userName = flags.user ?? ctx.user;
   const cluster = merged.clusters.find((c) => c.name === clusterName);
-  if (!cluster) throw new InputError(`cluster "${clusterName ?? ''}" (context "${contextName ?? ''}") does not exist in the kubeconfig`);
+  if (!cluster) throw new InputError(`cluster "${q(clusterName)}" (context "${q(contextName)}") does not exist in the kubeconfig`);
   const server = (cluster.cluster as Record<string, unknown> | undefined)?.server;
-  if (typeof server !== 'string' || server === '') throw new InputError(`cluster "${cluster.name}" has no server URL in the kubeconfig`);
+  if (typeof server !== 'string' || server === '') throw new InputError(`cluster "${q(cluster.name)}" has no server URL in the kubeconfig`);
   let url: URL | undefined;
   try {
     url = new URL(server);
@@ -202,15 +208,15 @@ export function resolveConfig(flags: ConnectionFlags, env = process.env, saDir =
   }
   if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
     throw new InputError(
-      `cluster "${cluster.name}": server "${server}" is not an http(s) URL`,
+      `cluster "${q(cluster.name)}": server "${q(server)}" is not an http(s) URL`,
       'the kubeconfig server must look like https://host:6443',
     );
   }
   const user = merged.users.find((u) => u.name === userName) ?? { name: userName ?? 'anonymous', user: {} };
   if (userName && !merged.users.some((u) => u.name === userName)) {
-    throw new InputError(`user "${userName}" does not exist in the kubeconfig`);
+    throw new InputError(`user "${q(userName)}" does not exist in the kubeconfig`);
   }
-  const name = contextName ?? `${cluster.name}/${user.name}`;
+  const name = contextName !== undefined ? contextName : `${cluster.name}/${user.name}`;
   const raw: RawKubeconfig = {
     clusters: [cluster],
     users: [user],

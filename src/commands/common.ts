@@ -5,6 +5,7 @@ import { SEVERITY_RANK, type Need, type ReportSource } from '../model.js';
 import { wantColor, makeStyle, type Style } from '../render/style.js';
 import { termSafe } from '../lib/safe.js';
 import type { NodeGet } from '../checks/types.js';
+import type { Deadline } from '../lib/deadline.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import type { Output } from '../render/formats/model.js';
 
@@ -25,14 +26,16 @@ export interface GlobalArgs {
   /** doctor, orphans, quorum: several contexts in one run (comma-separated), or every context of the kubeconfig. */
   contexts?: string;
   'all-contexts'?: boolean;
-  /** Contexts run at once (default 4). */
-  parallel?: number;
+  /** Contexts run at once (default 4), as typed: checked by the command. */
+  parallel?: string | number;
   /** Accepted-risk config file; false with --no-config. */
   config?: string | boolean;
   /** Set by the multi-context runner (not a flag): this run is one context of several (no spinner, log lines prefixed). */
   fleetMember?: string;
   /** Set by the MCP server (not flags): what is being fetched, and a signal that stops the run's requests. */
   hooks?: RunHooks;
+  /** Set by the multi-context runner (not a flag): the run's one --deadline, shared by its contexts. */
+  runDeadline?: Deadline;
 }
 
 export interface RunHooks {
@@ -99,6 +102,12 @@ async function spinner(args: GlobalArgs): Promise<{ text(t: string): void; stop(
 
 export const DEFAULT_DEADLINE_MS = 30_000;
 
+/** The run's time limit, from now: one for a whole run, shared by all its contexts (a usage error before any request). */
+export async function runDeadline(args: GlobalArgs): Promise<Deadline> {
+  const { Deadline } = await import('../lib/deadline.js');
+  return new Deadline(parseDuration(args.deadline, DEFAULT_DEADLINE_MS, '--deadline'));
+}
+
 export async function acquire(
   args: GlobalArgs,
   needs: Need[],
@@ -115,12 +124,12 @@ export async function acquire(
     };
   }
   const timeoutMs = parseDuration(args['request-timeout'], DEFAULT_CLIENT_TIMEOUT_MS);
-  const { Deadline } = await import('../cluster/deadline.js');
-  const deadline = new Deadline(parseDuration(args.deadline, DEFAULT_DEADLINE_MS, '--deadline'));
+  const deadline = args.runDeadline ?? (await runDeadline(args));
   const { resolveConfig } = await import('../cluster/kubeconfig.js');
   const cfg = resolveConfig({
     kubeconfig: args.kubeconfig,
-    context: args.context,
+    // a context of several is named exactly (even ""); a --context "" typed alone means none, as in kubectl
+    context: args.fleetMember ?? (args.context || undefined),
     cluster: args.cluster,
     user: args.user,
     namespace: args.namespace,

@@ -9,27 +9,41 @@ const HEADER = (shell: string, how: string) => `# kubectl-arch ${shell} completi
 `;
 
 const SCRIPTS: Record<string, string> = {
+  // every candidate is quoted for the command line (printf %q): bash inserts COMPREPLY as it is, and a context named
+  // prod$(touch x) would run on Enter; lines are read one by one (no word splitting, no glob: a context named *);
+  // file names go through compopt -o filenames, which quotes them too
   bash: `${HEADER('bash', 'source <(kubectl-arch completion bash)')}_kubectl_arch() {
-  local cur="\${COMP_WORDS[COMP_CWORD]}" out directive line IFS=$'\\n'
+  local cur="\${COMP_WORDS[COMP_CWORD]}" out directive line
   out=$(kubectl-arch __complete "\${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null) || return 0
   directive=\${out##*:}
   out=\${out%:*}
   COMPREPLY=()
-  for line in $out; do COMPREPLY+=("\${line%%$'\\t'*}"); done
-  if [ $((directive & 4)) -eq 0 ] && [ \${#COMPREPLY[@]} -eq 0 ]; then COMPREPLY=($(compgen -f -- "$cur")); fi
+  while IFS= read -r line; do
+    [ -n "$line" ] || continue
+    printf -v line '%q' "\${line%%$'\\t'*}"
+    COMPREPLY+=("$line")
+  done <<<"$out"
+  if [ $((directive & 4)) -eq 0 ] && [ \${#COMPREPLY[@]} -eq 0 ]; then
+    compopt -o filenames 2>/dev/null
+    while IFS= read -r line; do COMPREPLY+=("$line"); done < <(compgen -f -- "$cur")
+  fi
   return 0
 }
 complete -F _kubectl_arch kubectl-arch
 `,
+  // zsh quotes what it inserts (compadd without -Q), so a candidate is text there; _describe takes value:description
   zsh: `#compdef kubectl-arch
 ${HEADER('zsh', 'source <(kubectl-arch completion zsh)')}_kubectl_arch() {
-  local out directive l
+  local out directive l v
   local -a lines comps
   out=$(kubectl-arch __complete "\${(@)words[2,$CURRENT]}" 2>/dev/null) || return 1
   lines=("\${(@f)out}")
   directive=\${lines[-1]#:}
   for l in "\${(@)lines[1,-2]}"; do
-    if [[ $l == *$'\\t'* ]]; then comps+=("\${\${l%%$'\\t'*}//:/\\\\:}:\${l#*$'\\t'}"); else comps+=("\${l//:/\\\\:}"); fi
+    # _describe reads value:description: a backslash and a colon in the value are escaped for it
+    v=\${\${l%%$'\\t'*}//\\\\/\\\\\\\\}
+    v=\${v//:/\\\\:}
+    if [[ $l == *$'\\t'* ]]; then comps+=("$v:\${l#*$'\\t'}"); else comps+=("$v"); fi
   done
   if (( \${#comps} )); then _describe 'kubectl-arch' comps; elif (( (directive & 4) == 0 )); then _files; fi
 }
@@ -37,7 +51,14 @@ compdef _kubectl_arch kubectl-arch
 `,
   fish: `${HEADER('fish', 'kubectl-arch completion fish | source')}function __kubectl_arch_complete
     set -l args (commandline -opc)[2..-1] (commandline -ct)
-    kubectl-arch __complete $args 2>/dev/null | string match -v -r '^:'
+    set -l out (kubectl-arch __complete $args 2>/dev/null)
+    # every line but the last, the directive (a candidate may begin with a colon too); fish escapes what it inserts
+    if set -q out[1]
+        set -e out[-1]
+    end
+    for l in $out
+        printf '%s\\n' $l
+    end
 end
 complete -c kubectl-arch -f -a '(__kubectl_arch_complete)'
 `,

@@ -7,7 +7,8 @@ import type { Need } from '../model.js';
 import { DEFAULT_SETTINGS, type NodeGet, type Settings } from '../checks/types.js';
 import { REPORT_API_VERSION, summarize, worst, type Report } from '../render/report.js';
 import { acquire, parseDuration, type GlobalArgs } from './common.js';
-import { execute, placeOf, risksInfo, runAll, type PerContext, type Runs } from './fleet.js';
+import { execute, runAll, type PerContext, type Runs } from './fleet.js';
+import { placeOf, risksInfo } from './risks.js';
 
 export interface DoctorArgs extends GlobalArgs {
   deep?: boolean;
@@ -49,7 +50,7 @@ const doctorOne =
       summary: summarize(after.checks, after.suppressed.length),
       checks: after.checks,
       suppressed: after.suppressed,
-      acceptedRisks: risksInfo(risks),
+      acceptedRisks: risksInfo(risks, after.suppressed),
     };
     return {
       structured: report as unknown as Record<string, unknown>,

@@ -1,21 +1,24 @@
 // Running doctor, orphans or quorum on one context or many (--contexts a,b,c / --all-contexts), and printing the
 // result in any output format. Many contexts run concurrently (--parallel, default 4), each with its own
-// --deadline and --request-timeout; one summary table (context, distribution, version, findings by severity,
-// suppressed, time, worst), then each report. A context that cannot be reached is a row with its error, never an
-// abort. The exit code is the highest of the contexts' own exit codes.
-import { CHECKS } from '../checks/registry.js';
-import { expiredText, loadAcceptedRisks, NO_RISKS, type AcceptedRisks, type RunPlace, type SuppressedFinding } from '../config/accepted.js';
+// --request-timeout, all within the run's one --deadline (a context whose turn comes after it is a row saying it
+// was not run); the response bodies they hold together are bounded (BodyBudget, src/cluster/client.ts). One
+// summary table (context, distribution, version, findings by severity, suppressed, time, worst), then each report.
+// A context that cannot be reached is a row with its error, never an abort. The exit code is the highest of the
+// contexts' own exit codes.
+import type { AcceptedRisks, SuppressedFinding } from '../config/accepted.js';
 import { EXIT, InputError, UserError } from '../errors.js';
 import { SEVERITY_RANK, type CheckResult, type Severity } from '../model.js';
 import { isMachineFormat, type FormatRun } from '../render/formats/model.js';
-import { countBySeverity, REPORT_API_VERSION, type AcceptedRisksInfo, type ContextRow, type ReportList } from '../render/report.js';
+import { countBySeverity, REPORT_API_VERSION, type ContextRow, type ReportList } from '../render/report.js';
 import { termSafe } from '../lib/safe.js';
 import type { Style } from '../render/style.js';
 import { columns } from '../render/table.js';
 import { VERSION } from '../version.js';
-import { exitFor, stdoutStyle, type Acquired, type GlobalArgs } from './common.js';
+import { exitFor, runDeadline, stdoutStyle, type Acquired, type GlobalArgs } from './common.js';
+import type { Deadline } from '../lib/deadline.js';
 import { printStructured } from './output.js';
 import { stopwatch } from '../lib/time.js';
+import { acceptedRisks, placeOf, risksInfo, sayRisks } from './risks.js';
 
 /** What one context's run gives, whatever the command. */
 export interface Outcome {
@@ -37,22 +40,6 @@ export interface Outcome {
 export type PerContext = (args: GlobalArgs, risks: AcceptedRisks) => Promise<Outcome>;
 
 export const DEFAULT_PARALLEL = 4;
-
-export const placeOf = (source: Acquired['source']): RunPlace => ({
-  context: source.context,
-  cluster: source.cluster,
-  server: source.server,
-});
-
-export const risksInfo = (r: AcceptedRisks): AcceptedRisksInfo => ({ files: r.files, rules: r.rules.length, expired: r.expired });
-
-/** The accepted-risk rules for this run (none with --no-config); expired rules are said on stderr. */
-export function acceptedRisks(args: GlobalArgs): AcceptedRisks {
-  const known = new Set(CHECKS.flatMap((c) => Object.keys(c.codes)));
-  const risks = args.config === false ? NO_RISKS : loadAcceptedRisks(args.config, known);
-  for (const r of risks.expired) process.stderr.write(`warning: ${termSafe(expiredText(r))}\n`);
-  return risks;
-}
 
 const splitList = (s: string): string[] =>
   s
@@ -119,6 +106,25 @@ async function runContext(name: string, args: GlobalArgs, risks: AcceptedRisks, 
   }
 }
 
+/** A context whose turn came after the run's deadline: a row that says so, counted as not reached (exit 3). */
+async function notRun(context: string, deadline: Deadline): Promise<Done> {
+  return {
+    context,
+    startedAt: new Date(),
+    durationMs: 0,
+    error: { message: `not run: the run's deadline (${deadline.text()}) passed before its turn`, exitCode: EXIT.UNREACHABLE },
+    exitCode: EXIT.UNREACHABLE,
+  };
+}
+
+/** --parallel as typed: a whole number >= 1, named as given when it is not one. */
+export function parseParallel(v: string | number | undefined): number {
+  const text = v === undefined ? String(DEFAULT_PARALLEL) : String(v);
+  const n = /^\d+$/.test(text.trim()) ? Number(text) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1) throw new InputError(`--parallel must be a whole number >= 1, found ${JSON.stringify(text)}`);
+  return n;
+}
+
 /** Runs fn over items with at most `limit` at once, keeping the order of items in the result. */
 export async function pool<T, R>(items: T[], limit: number, fn: (t: T, i: number) => Promise<R>): Promise<R[]> {
   const out = new Array<R>(items.length);
@@ -133,9 +139,10 @@ export async function pool<T, R>(items: T[], limit: number, fn: (t: T, i: number
   return out;
 }
 
-const formatRun = (command: string, d: Done): FormatRun => ({
+const formatRun = (command: string, d: Done, risks: AcceptedRisks): FormatRun => ({
   command,
   context: d.context,
+  acceptedRisks: risksInfo(risks, d.outcome?.suppressed ?? []),
   ...(d.outcome
     ? {
         source: d.outcome.source,
@@ -149,6 +156,9 @@ const formatRun = (command: string, d: Done): FormatRun => ({
   durationMs: d.durationMs,
   exitCode: d.exitCode,
 });
+
+/** A context name for the table: escaped, and "" shown as such rather than as nothing. */
+const shownName = (name: string): string => (name === '' ? '""' : termSafe(name));
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)}s`;
 
@@ -186,7 +196,7 @@ export function summaryTable(command: string, rows: ContextRow[], totalMs: numbe
     [
       ['CONTEXT', 'DISTRIBUTION', 'VERSION', 'CRITICAL', 'ERROR', 'WARNING', 'INFO', 'SUPPRESSED', 'TIME', 'WORST'],
       ...rows.map((r) => [
-        termSafe(r.context),
+        shownName(r.context),
         termSafe(r.distribution ?? '-'),
         termSafe(r.serverVersion ?? '-'),
         n(r, 'critical'),
@@ -211,6 +221,8 @@ export interface Runs {
   done: Done[];
   exitCode: number;
   totalMs: number;
+  /** The accepted-risk rules the run applied. */
+  risks: AcceptedRisks;
 }
 
 /** doctor, orphans and quorum: one context or many, nothing printed (execute prints; the MCP server returns it). */
@@ -218,16 +230,18 @@ export async function runAll(command: string, args: GlobalArgs, fn: PerContext):
   const contexts = await fleetContexts(args);
   const risks = acceptedRisks(args);
   const since = stopwatch();
-  const parallel = Number(args.parallel ?? DEFAULT_PARALLEL);
-  if (!Number.isInteger(parallel) || parallel < 1)
-    throw new InputError(`--parallel must be a whole number >= 1, found ${String(args.parallel)}`);
+  const parallel = parseParallel(args.parallel);
+  // one --deadline for the whole run: contexts share it, and one whose turn comes after it is not run
+  const deadline = contexts ? await runDeadline(args) : undefined;
   const done = contexts
-    ? await pool(contexts, parallel, (c) => runContext(c, args, risks, fn, true))
+    ? await pool(contexts, parallel, (c) =>
+        deadline!.passed() ? notRun(c, deadline!) : runContext(c, { ...args, runDeadline: deadline }, risks, fn, true),
+      )
     : [await runContext(args.context ?? '', args, risks, fn, false)];
   const totalMs = since();
   // a single run is named by the context it resolved (or the snapshot)
   if (!contexts) done[0]!.context = done[0]!.outcome?.source.context ?? done[0]!.outcome?.source.path ?? '';
-  return { command, contexts, done, exitCode: Math.max(...done.map((d) => d.exitCode)), totalMs };
+  return { command, contexts, done, exitCode: Math.max(...done.map((d) => d.exitCode)), totalMs, risks };
 }
 
 /** What -o json|yaml prints: the one context's document, or a ReportList over every context. */
@@ -264,14 +278,19 @@ export async function execute(command: string, args: GlobalArgs, fn: PerContext)
       'use -o table, json, yaml, sarif, junit, prometheus or policyreport',
     );
   const runs = await runAll(command, args, fn);
-  const { contexts, done, exitCode, totalMs } = runs;
+  const { contexts, done, exitCode, totalMs, risks } = runs;
+  sayRisks(
+    risks,
+    done.flatMap((d) => d.outcome?.suppressed ?? []),
+    done.flatMap((d) => (d.outcome ? [{ findings: d.outcome.checks.flatMap((c) => c.findings), place: placeOf(d.outcome.source) }] : [])),
+  );
   const out = args.output;
   if (isMachineFormat(out)) {
     const { renderFormat } = await import('../render/formats/index.js');
     await write(
       await renderFormat(
         out,
-        done.map((d) => formatRun(command, d)),
+        done.map((d) => formatRun(command, d, risks)),
         { failOn: args['fail-on'], version: VERSION },
       ),
     );
@@ -293,7 +312,7 @@ export async function execute(command: string, args: GlobalArgs, fn: PerContext)
   const s = stdoutStyle(args);
   let text = summaryTable(command, done.map(row), totalMs, s);
   for (const d of done) {
-    text += `\n${s.bold(`═══ context ${termSafe(d.context)} ═══`)}\n`;
+    text += `\n${s.bold(`═══ context ${shownName(d.context)} ═══`)}\n`;
     if (d.outcome) text += await d.outcome.text(s);
     else text += `error: ${termSafe(d.error!.message)}\n${d.error!.hint ? `  hint: ${termSafe(d.error!.hint)}\n` : ''}`;
   }

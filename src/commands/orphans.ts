@@ -10,7 +10,8 @@ import { REPORT_API_VERSION } from '../render/report.js';
 import { acquire, type GlobalArgs } from './common.js';
 import { renderOrphans } from '../render/orphans.js';
 import { evidenceTime, stamp } from '../checks/run.js';
-import { execute, fleetContexts, placeOf, risksInfo, acceptedRisks, type PerContext } from './fleet.js';
+import { execute, fleetContexts, type PerContext } from './fleet.js';
+import { acceptedRisks, placeOf, risksInfo, sayRisks } from './risks.js';
 import type { Draft } from '../checks/types.js';
 
 type OrphanArgs = GlobalArgs & { 'cleanup-plan'?: boolean };
@@ -65,11 +66,19 @@ export const orphansOne: PerContext = async (args: OrphanArgs, risks) => {
   };
   const fp = fingerprint(snap);
   return {
-    structured: { apiVersion: REPORT_API_VERSION, kind: 'OrphanReport', source, ...rep, suppressed, acceptedRisks: risksInfo(risks) },
+    structured: {
+      apiVersion: REPORT_API_VERSION,
+      kind: 'OrphanReport',
+      source,
+      ...rep,
+      suppressed,
+      acceptedRisks: risksInfo(risks, suppressed),
+    },
     text: async (s) => {
-      const { renderSuppressed } = await import('../render/text.js');
-      const tail = renderSuppressed(suppressed, risksInfo(risks), s);
-      return renderOrphans(rep, source, s, now) + (tail.length ? `\n${tail.join('\n')}\n` : '');
+      const { afterTitle, renderSuppressed, risksHeader } = await import('../render/text.js');
+      const info = risksInfo(risks, suppressed);
+      const tail = renderSuppressed(suppressed, info, s);
+      return afterTitle(renderOrphans(rep, source, s, now), risksHeader(info)) + (tail.length ? `\n${tail.join('\n')}\n` : '');
     },
     checks: [check],
     suppressed,
@@ -96,6 +105,7 @@ export async function orphans(args: OrphanArgs): Promise<number> {
       ...rep.deleting.map((x) => stamp(gitopsOrphans, deletingFinding(x))),
     ];
     process.stdout.write(planText(g.kept, g.suppressed));
+    sayRisks(risks, g.suppressed, [{ findings: all, place: placeOf(source) }]);
     const { exitFor } = await import('./common.js');
     return exitFor(worstRank(all), args['fail-on']);
   }

@@ -8,10 +8,11 @@ import { SEVERITY_RANK, worstRank, type CheckResult } from '../model.js';
 import { quorumView } from '../etcd/quorum.js';
 import { isMachineFormat } from '../render/formats/model.js';
 import { REPORT_API_VERSION } from '../render/report.js';
-import { acquire, exitFor, parseDuration, type GlobalArgs } from './common.js';
+import { acquire, exitFor, parseDuration, runDeadline, type GlobalArgs } from './common.js';
 import { renderProbe, renderQuorum } from '../render/quorum.js';
 import { printStructured } from './output.js';
-import { execute, fleetContexts, placeOf, risksInfo, type PerContext } from './fleet.js';
+import { execute, fleetContexts, type PerContext } from './fleet.js';
+import { placeOf, risksInfo } from './risks.js';
 
 export interface QuorumArgs extends GlobalArgs {
   'etcd-endpoints'?: string;
@@ -46,12 +47,13 @@ export const quorumOne: PerContext = async (args, risks) => {
       evidenceSource: v.source,
       findings,
       suppressed,
-      acceptedRisks: risksInfo(risks),
+      acceptedRisks: risksInfo(risks, suppressed),
     },
     text: async (s) => {
-      const { renderSuppressed } = await import('../render/text.js');
-      const tail = renderSuppressed(suppressed, risksInfo(risks), s);
-      return renderQuorum(v, findings) + (tail.length ? `\n${tail.join('\n')}\n` : '');
+      const { afterTitle, renderSuppressed, risksHeader } = await import('../render/text.js');
+      const info = risksInfo(risks, suppressed);
+      const tail = renderSuppressed(suppressed, info, s);
+      return afterTitle(renderQuorum(v, findings), risksHeader(info)) + (tail.length ? `\n${tail.join('\n')}\n` : '');
     },
     checks: [check],
     suppressed,
@@ -78,6 +80,7 @@ export async function quorum(args: QuorumArgs): Promise<number> {
       cert: args['etcd-cert'],
       key: args['etcd-key'],
       timeoutMs: parseDuration(args['etcd-timeout'], 2000, '--etcd-timeout'),
+      deadline: await runDeadline(args),
     });
     const v = res.view;
     const alarmSev = res.alarms.some((a) => a.alarm === 'CORRUPT' || a.alarm === 'NOSPACE');

@@ -5,7 +5,10 @@ import http from 'node:http';
 import https from 'node:https';
 import { readFileSync } from 'node:fs';
 import { InputError } from '../errors.js';
+import type { Deadline } from '../lib/deadline.js';
 import { verdictOf, type Member, type QuorumView } from './quorum.js';
+import * as answers from './answers.js';
+import { MalformedAnswer } from './answers.js';
 
 export interface ProbeOptions {
   endpoints: string[];
@@ -13,38 +16,23 @@ export interface ProbeOptions {
   cert?: string;
   key?: string;
   timeoutMs: number;
-  /** Allowed gateway paths, by construction. */
+  /** The run's --deadline: no RPC outlives it, whatever timeoutMs says. */
+  deadline?: Deadline;
 }
 
 const READ_ONLY_RPCS = {
-  memberList: { path: '/v3/cluster/member/list', body: '{}' },
-  status: { path: '/v3/maintenance/status', body: '{}' },
-  alarms: { path: '/v3/maintenance/alarm', body: '{"action":"GET"}' },
+  memberList: { path: '/v3/cluster/member/list', body: '{}', name: 'Cluster.MemberList' },
+  status: { path: '/v3/maintenance/status', body: '{}', name: 'Maintenance.Status' },
+  alarms: { path: '/v3/maintenance/alarm', body: '{"action":"GET"}', name: 'Maintenance.Alarm' },
 } as const;
+
+/** These answers are a few KB (a member list of seven is under 2 KB); a larger body is not etcd's, and is not read
+ *  (a 1.2 GB one ended in an uncaught RangeError). */
+export const MAX_ANSWER_BYTES = 1024 * 1024;
 
 /** 64-bit IDs must stay strings: quote any bare integer too big for a JS number before parsing. */
 export function parseJSON64<T>(text: string): T {
   return JSON.parse(text.replace(/([:[,]\s*)(-?\d{16,})(?=\s*[,}\]])/g, '$1"$2"')) as T;
-}
-
-interface RawMember {
-  ID?: string;
-  name?: string;
-  peerURLs?: string[];
-  clientURLs?: string[];
-  isLearner?: boolean;
-}
-interface RawStatus {
-  header?: { member_id?: string; cluster_id?: string };
-  version?: string;
-  dbSize?: string;
-  dbSizeInUse?: string;
-  leader?: string;
-  raftIndex?: string;
-  raftTerm?: string;
-  raftAppliedIndex?: string;
-  isLearner?: boolean;
-  errors?: string[];
 }
 
 export interface EndpointResult {
@@ -97,8 +85,21 @@ function tlsOptions(o: ProbeOptions): https.AgentOptions {
   return { ca: read(o.cacert, '--etcd-cacert'), cert: read(o.cert, '--etcd-cert'), key: read(o.key, '--etcd-key') };
 }
 
-function call<T>(endpoint: string, rpc: keyof typeof READ_ONLY_RPCS, tls: https.AgentOptions, timeoutMs: number): Promise<T> {
-  const { path, body } = READ_ONLY_RPCS[rpc];
+/** One RPC: its answer, checked by `check` (src/etcd/answers.ts); an Error whose message says why there is none. */
+function call<T>(
+  endpoint: string,
+  rpc: keyof typeof READ_ONLY_RPCS,
+  tls: https.AgentOptions,
+  perRpcMs: number,
+  check: (v: unknown) => T,
+  dl?: Deadline,
+): Promise<T> {
+  const { path, body, name } = READ_ONLY_RPCS[rpc];
+  if (dl?.passed()) return Promise.reject(new Error(`not asked: the run's deadline (${dl.text()}) had passed`));
+  const byDeadline = dl !== undefined && dl.remaining() < perRpcMs;
+  const timeoutMs = byDeadline ? dl.remaining() : perRpcMs;
+  const late = (): Error =>
+    new Error(byDeadline ? `did not answer before the run's deadline (${dl.text()})` : `timed out after ${timeoutMs}ms`);
   const url = new URL(path, endpoint.endsWith('/') ? endpoint : endpoint + '/');
   const mod = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
@@ -111,23 +112,32 @@ function call<T>(endpoint: string, rpc: keyof typeof READ_ONLY_RPCS, tls: https.
         timeout: timeoutMs,
       },
       (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (d: string) => {
-          text += d;
+        const chunks: Buffer[] = [];
+        let bytes = 0;
+        res.on('data', (d: Buffer) => {
+          bytes += d.length;
+          if (bytes > MAX_ANSWER_BYTES) req.destroy(new Error(`answer to ${name} larger than 1 MiB`));
+          else chunks.push(d);
         });
         res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
           if ((res.statusCode ?? 0) >= 300) return reject(new Error(`${res.statusCode} ${text.slice(0, 120).trim()}`));
+          let v: unknown;
           try {
-            resolve(parseJSON64<T>(text));
+            v = parseJSON64(text);
           } catch (e) {
-            reject(new Error(`malformed JSON: ${(e as Error).message}`));
+            return reject(new Error(`malformed answer to ${name}: not JSON (${(e as Error).message.slice(0, 80)})`));
+          }
+          try {
+            resolve(check(v));
+          } catch (e) {
+            reject(e instanceof MalformedAnswer ? new Error(`malformed answer to ${name}: ${e.message}`) : e);
           }
         });
       },
     );
-    const deadline = setTimeout(() => req.destroy(new Error(`timed out after ${timeoutMs}ms`)), timeoutMs);
-    req.on('timeout', () => req.destroy(new Error(`timed out after ${timeoutMs}ms`)));
+    const deadline = setTimeout(() => req.destroy(late()), timeoutMs);
+    req.on('timeout', () => req.destroy(late()));
     req.on('error', (e) => {
       clearTimeout(deadline);
       reject(e);
@@ -146,21 +156,21 @@ export async function probeEtcd(o: ProbeOptions): Promise<ProbeResult> {
   }
   const tls = tlsOptions(o);
   const endpoints: EndpointResult[] = await Promise.all(
-    o.endpoints.map(async (endpoint) => {
+    o.endpoints.map(async (endpoint): Promise<EndpointResult> => {
       try {
-        const s = await call<RawStatus>(endpoint, 'status', tls, o.timeoutMs);
+        const s = await call(endpoint, 'status', tls, o.timeoutMs, answers.status, o.deadline);
         return {
           endpoint,
           ok: true,
-          memberId: s.header?.member_id,
+          memberId: s.memberId,
           leader: s.leader && s.leader !== '0' ? s.leader : undefined,
           raftTerm: s.raftTerm,
           raftIndex: s.raftIndex,
-          dbSize: s.dbSize ? Number(s.dbSize) : undefined,
-          dbSizeInUse: s.dbSizeInUse ? Number(s.dbSizeInUse) : undefined,
+          dbSize: s.dbSize !== undefined ? Number(s.dbSize) : undefined,
+          dbSizeInUse: s.dbSizeInUse !== undefined ? Number(s.dbSizeInUse) : undefined,
           version: s.version,
           errors: s.errors,
-          clusterId: s.header?.cluster_id,
+          clusterId: s.clusterId,
         } as EndpointResult;
       } catch (e) {
         return { endpoint, ok: false, error: (e as Error).message };
@@ -168,16 +178,16 @@ export async function probeEtcd(o: ProbeOptions): Promise<ProbeResult> {
     }),
   );
   const answering = endpoints.filter((e) => e.ok);
-  let rawMembers: RawMember[] = [];
+  let rawMembers: answers.MemberEntry[] = [];
   let clusterId: string | undefined;
   let alarms: ProbeResult['alarms'] = [];
   // alarms are unknown until an endpoint answers the alarm RPC
   let alarmsError: string | undefined = answering.length ? undefined : 'no endpoint answered';
   for (const e of answering) {
     try {
-      const ml = await call<{ header?: { cluster_id?: string }; members?: RawMember[] }>(e.endpoint, 'memberList', tls, o.timeoutMs);
-      rawMembers = ml.members ?? [];
-      clusterId = ml.header?.cluster_id;
+      const ml = await call(e.endpoint, 'memberList', tls, o.timeoutMs, answers.memberList, o.deadline);
+      rawMembers = ml.members;
+      clusterId = ml.clusterId;
       break;
     } catch {
       /* try the next endpoint */
@@ -185,9 +195,7 @@ export async function probeEtcd(o: ProbeOptions): Promise<ProbeResult> {
   }
   for (const e of answering) {
     try {
-      alarms = (
-        (await call<{ alarms?: Array<{ memberID?: string; alarm?: string }> }>(e.endpoint, 'alarms', tls, o.timeoutMs)).alarms ?? []
-      ).map((a) => ({ memberID: a.memberID ?? '0', alarm: a.alarm ?? 'NONE' }));
+      alarms = await call(e.endpoint, 'alarms', tls, o.timeoutMs, answers.alarms, o.deadline);
       alarmsError = undefined;
       break;
     } catch (err) {

@@ -28,7 +28,9 @@ export async function runCli(host: Host, argv: readonly string[]): Promise<numbe
   const saves: Array<() => void> = [];
   const load = (bundle: Bundle, name: string): unknown => {
     // a cache of ours, made after this command ran, is best; else the shipped one (top level only)
-    const own = host.store?.read(name);
+    const own = host.store?.read(name, debug);
+    // marked in use before V8 loads it: should this run crash with it, the next one drops it (src/host/store.ts)
+    if (own) host.store?.inUse(name);
     const shipped = own ? undefined : host.shipped?.(bundle);
     const c = compile(host.source(bundle), host.filename(bundle), own ?? shipped);
     debug?.(`${bundle} ${own ? `own (${name})` : shipped ? 'shipped' : 'none'}${c.cache === 'none' ? '' : ` ${c.cache}`}`);

@@ -32,3 +32,28 @@ export function termSafeDeep<T>(v: T, keepNewlines = true): T {
   }
   return v;
 }
+
+// A lone UTF-16 surrogate (half of a pair: a name that was never valid text) has no UTF-8 form: written out it
+// becomes U+FFFD, so two different names would print alike (two Prometheus series in one), and some encoders
+// throw (encodeURIComponent: "URI malformed"). The machine formats write it as the text \udXXX instead: distinct
+// surrogates stay distinct.
+const LONE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const hex4 = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
+/** The string with every lone surrogate written as \uXXXX text: well-formed, so it has a UTF-8 form. */
+export const wellFormed = (s: string): string => s.replace(LONE, hex4);
+
+/** Deep copy of a value with every string well-formed (see wellFormed); other values as they are. */
+export function wellFormedDeep<T>(v: T): T {
+  if (typeof v === 'string') return wellFormed(v) as T;
+  if (Array.isArray(v)) return v.map(wellFormedDeep) as T;
+  if (v && typeof v === 'object' && !(v instanceof Date)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[wellFormed(k)] = wellFormedDeep(x);
+    return out as T;
+  }
+  return v;
+}
+
+/** Only characters XML 1.0 allows (#x9 #xA #xD #x20-#xD7FF #xE000-#xFFFD #x10000-#x10FFFF); others as \uXXXX text. */
+export const xmlChars = (s: string): string => wellFormed(s).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, hex4);

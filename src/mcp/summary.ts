@@ -1,5 +1,5 @@
 // The short text a tool answers with beside its JSON: what was read, the counts, and the findings one line each,
-// for an assistant to quote. Text from the cluster is escaped as on a terminal (render/safe.ts).
+// for an assistant to quote. Text from the cluster is escaped as on a terminal (lib/safe.ts).
 import type { CheckResult } from '../model.js';
 import type { Acquired } from '../commands/common.js';
 import type { Runs } from '../commands/fleet.js';

@@ -1,4 +1,4 @@
-// Human output of `kubectl arch orphans`. Every string from the cluster is escaped (render/safe.ts).
+// Human output of `kubectl arch orphans`. Every string from the cluster is escaped (lib/safe.ts).
 import type { ReportSource } from '../model.js';
 import type { OrphanReport } from '../orphans/scan.js';
 import { deletingFinding, elsewhereFinding, groupFinding } from '../checks/gitops-orphans/check.js';

@@ -1,5 +1,5 @@
 // Human output of `kubectl arch quorum`: the members table and the verdict line, or the direct
-// probe's endpoints. Strings from the cluster or from etcd are escaped (render/safe.ts).
+// probe's endpoints. Strings from the cluster or from etcd are escaped (lib/safe.ts).
 import type { ProbeResult } from '../etcd/probe.js';
 import type { QuorumView } from '../etcd/quorum.js';
 import type { Finding } from '../model.js';
@@ -30,7 +30,7 @@ export function renderProbe(probe: ProbeResult): string {
       ['ENDPOINT', 'STATUS', 'LEADER', 'RAFT TERM', 'RAFT INDEX', 'DB SIZE (IN USE)'],
       ...res.endpoints.map((e) => [
         e.endpoint,
-        e.ok ? `ok (v${e.version ?? '?'})` : `no answer: ${e.error}`,
+        e.ok ? `ok (v${e.version ?? '?'})` : `not answering (${e.error})`,
         e.leader ?? (e.ok ? 'none' : '-'),
         e.raftTerm ?? '-',
         e.raftIndex ?? '-',

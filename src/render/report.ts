@@ -3,7 +3,7 @@ import type { ReportSource } from '../model.js';
 import type { CheckResult, Severity } from '../model.js';
 import { worstRank } from '../model.js';
 import type { Fingerprint } from '../fingerprint.js';
-import type { IgnoreRule, SuppressedFinding } from '../config/accepted.js';
+import type { FileRisks, IgnoreRule, SuppressedFinding } from '../config/accepted.js';
 
 export const REPORT_API_VERSION = 'kubectl-arch/v1';
 
@@ -35,6 +35,10 @@ export interface AcceptedRisksInfo {
   files: string[];
   rules: number;
   expired: IgnoreRule[];
+  /** Per file read: rules in force and findings suppressed in this report. */
+  byFile: FileRisks[];
+  /** The working directory's .kubectl-arch.yaml, present but not read: its directory is not trusted. */
+  untrusted: string[];
 }
 
 /** One context of a multi-context run, as the summary table shows it. */

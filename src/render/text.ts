@@ -5,7 +5,7 @@ import { orderChecks, type Report } from './report.js';
 import type { Style } from './style.js';
 import { termSafe, termSafeDeep } from '../lib/safe.js';
 import type { SuppressedFinding } from '../config/accepted.js';
-import { expiredText } from '../config/accepted.js';
+import { expiredText, findingCount } from '../config/accepted.js';
 import type { AcceptedRisksInfo } from './report.js';
 
 const SEV_LABEL = { critical: 'CRITICAL', error: 'ERROR', warning: 'WARNING', info: 'INFO' } as const;
@@ -77,6 +77,7 @@ export function renderText(report: Report, s: Style): string {
       : `context ${r.source.context ?? '?'} (${r.source.server ?? '?'})`;
   const lines = [
     s.bold(`kubectl arch ${r.command}`) + s.dim(` — ${src}${r.source.namespace ? `, namespace ${r.source.namespace}` : ''}`),
+    ...risksHeader(report.acceptedRisks),
     '',
   ];
   lines.push(...renderFingerprint(r.fingerprint, s), '');
@@ -111,3 +112,24 @@ export function renderSuppressed(list: SuppressedFinding[], info: AcceptedRisksI
   if (info?.expired.length) out.push('');
   return out;
 }
+
+/** For the header of a report: which config files were read and what they suppressed, and any left unread. */
+export function risksHeader(info: AcceptedRisksInfo | undefined): string[] {
+  if (!info) return [];
+  const out: string[] = [];
+  const files = info.byFile ?? [];
+  if (files.length) {
+    const n = files.reduce((a, f) => a + f.suppressed, 0);
+    const which = files.length === 1 ? files[0]!.file : files.map((f) => `${f.file} (${f.suppressed})`).join(', ');
+    out.push(termSafe(`accepted risks: ${findingCount(n)} suppressed by ${which}`));
+  }
+  for (const f of info.untrusted ?? []) out.push(termSafe(`accepted risks: ${f} not read (its directory is not trusted)`));
+  return out;
+}
+
+/** text with lines inserted after its first line (the title), for the reports whose renderers write their own title. */
+export const afterTitle = (text: string, lines: string[]): string => {
+  if (!lines.length) return text;
+  const i = text.indexOf('\n');
+  return i < 0 ? `${text}\n${lines.join('\n')}\n` : `${text.slice(0, i + 1)}${lines.join('\n')}\n${text.slice(i + 1)}`;
+};

@@ -2,14 +2,20 @@
 // <testsuite> per context, one <testcase> per check. A check fails when it has a finding at or above --fail-on
 // (so the test report agrees with the exit code); its findings are the failure's text, and findings below the
 // threshold and suppressed ones are in <system-out>. A skipped check is <skipped>; an unreachable context is a
-// suite with one <error> test case. Text from the cluster has its control characters escaped (XML 1.0 cannot
-// carry them) and is XML-escaped.
+// suite with one <error> test case. Text from the cluster has its control characters escaped, and whatever else
+// XML 1.0 cannot carry (lone surrogates, U+FFFE, U+FFFF: strict parsers reject the file), and is XML-escaped.
+import { fileRisksText } from '../../config/accepted.js';
 import { refText, type Finding } from '../../model.js';
-import { termSafe } from '../../lib/safe.js';
+import { termSafe, xmlChars } from '../../lib/safe.js';
 import { failing, type FormatOptions, type FormatRun } from './model.js';
 
 const xml = (s: string): string =>
-  termSafe(s, true).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+  xmlChars(termSafe(s, true))
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
 const attr = (s: string): string => xml(s).replace(/\n/g, '&#10;');
 const secs = (ms: number): string => (ms / 1000).toFixed(3);
 
@@ -89,6 +95,7 @@ export function renderJunit(runs: FormatRun[], opts: FormatOptions): string {
       ...(run.serverVersion ? [`      <property name="serverVersion" value="${attr(run.serverVersion)}"/>`] : []),
       `      <property name="failOn" value="${opts.failOn}"/>`,
       `      <property name="suppressed" value="${run.suppressed.length}"/>`,
+      ...(run.acceptedRisks?.byFile ?? []).map((f) => `      <property name="acceptedRisks" value="${attr(fileRisksText(f))}"/>`),
       `    </properties>`,
       ...cases,
       '  </testsuite>',

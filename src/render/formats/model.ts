@@ -4,7 +4,7 @@
 import type { SuppressedFinding } from '../../config/accepted.js';
 import type { CheckResult, Finding, ObjectRef, Severity } from '../../model.js';
 import { SEVERITY_RANK } from '../../model.js';
-import type { Report } from '../report.js';
+import type { AcceptedRisksInfo, Report } from '../report.js';
 
 export const MACHINE_FORMATS = ['sarif', 'junit', 'prometheus', 'policyreport'] as const;
 export type MachineFormat = (typeof MACHINE_FORMATS)[number];
@@ -25,6 +25,8 @@ export interface FormatRun {
   suppressed: SuppressedFinding[];
   startedAt: Date;
   durationMs: number;
+  /** The config files read for this run and what each suppressed in it (every format says so). */
+  acceptedRisks?: AcceptedRisksInfo;
   /** Set when the context could not be analysed (no checks then). */
   error?: { message: string; exitCode: number };
   exitCode: number;

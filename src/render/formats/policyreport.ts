@@ -6,11 +6,15 @@
 // One PolicyReport per namespace that holds an object of a finding, one ClusterPolicyReport for cluster-scoped
 // objects, findings without objects, and each check's pass/skip. policy = check id, rule = finding code;
 // critical/error findings are `fail`, warning/info `warn`, a skipped check `skip`, a suppressed finding `skip`
-// with the accepted-risk reason. Severity: critical→critical, error→high, warning→medium, info→info.
+// with the accepted-risk reason. Severity: critical→critical, error→high, warning→medium, info→info. Named per
+// context (reportName).
+import { createHash } from 'node:crypto';
 import { dump } from 'js-yaml';
+import { fileRisksText } from '../../config/accepted.js';
 import type { Finding, ObjectRef, Severity } from '../../model.js';
 import type { FormatOptions, FormatRun } from './model.js';
 import { byText } from '../../lib/order.js';
+import { wellFormed, wellFormedDeep } from '../../lib/safe.js';
 
 export const POLICY_REPORT_API = 'wgpolicyk8s.io/v1alpha2';
 
@@ -39,15 +43,30 @@ const resourceRef = (o: ObjectRef) => ({
   name: o.name,
 });
 
-/** Object names must be DNS subdomains. */
-const dnsName = (s: string): string =>
+/** Object names must be DNS subdomains: lower-case letters, digits and dashes here, at most `max` long. */
+const dnsPart = (s: string, max: number): string =>
   s
     .toLowerCase()
-    .replace(/[^a-z0-9.-]+/g, '-')
-    .replace(/^[^a-z0-9]+|[^a-z0-9]+$/g, '')
-    .slice(0, 253) || 'kubectl-arch';
+    .replace(/[^a-z0-9-]+/g, '-')
+    .slice(0, max)
+    .replace(/^-+|-+$/g, '');
 
-export function policyReportObjects(run: FormatRun): Array<Record<string, unknown>> {
+/**
+ * The reports' name for one context: kubectl-arch-<command>-<context>-<hash>. Per context, as each context's
+ * reports are applied to its own cluster and `kubectl apply` of one name keeps only the last; the hash of the
+ * exact context name tells apart names a DNS name cannot hold apart (prod_eu, PROD-EU, prod-eu); the same from
+ * run to run, so each run replaces its own reports.
+ */
+export function reportName(command: string, context: string): string {
+  // hashed as UTF-16 code units: two names differing only in lone surrogates are two names (UTF-8 has no form for them)
+  const hash = createHash('sha256').update(Buffer.from(context, 'utf16le')).digest('hex').slice(0, 8);
+  const ctx = dnsPart(context, 60);
+  return `kubectl-arch-${dnsPart(command, 20) || 'run'}-${ctx ? `${ctx}-` : ''}${hash}`;
+}
+
+export function policyReportObjects(run0: FormatRun): Array<Record<string, unknown>> {
+  // every string well-formed: a lone surrogate has no UTF-8 form (YAML would carry it as an escape the API rejects)
+  const run = { ...wellFormedDeep(run0), startedAt: run0.startedAt };
   const ts = { seconds: Math.floor(run.startedAt.getTime() / 1000), nanos: 0 };
   const cluster: PRResult[] = [];
   const byNs = new Map<string, PRResult[]>();
@@ -102,12 +121,18 @@ export function policyReportObjects(run: FormatRun): Array<Record<string, unknow
     for (const r of rs) s[r.result]++;
     return s;
   };
-  const name = dnsName(`kubectl-arch-${run.command}`);
+  const name = reportName(run.command, run0.context);
   const meta = (ns?: string) => ({
     name,
     ...(ns ? { namespace: ns } : {}),
     labels: { 'app.kubernetes.io/managed-by': 'kubectl-arch', 'app.kubernetes.io/name': 'kubectl-arch' },
-    annotations: { 'kubectl-arch/context': run.context, 'kubectl-arch/command': run.command },
+    annotations: {
+      'kubectl-arch/context': run.context,
+      'kubectl-arch/command': run.command,
+      ...(run.acceptedRisks?.byFile.length
+        ? { 'kubectl-arch/accepted-risks': run.acceptedRisks.byFile.map(fileRisksText).join('; ') }
+        : {}),
+    },
   });
   const out: Array<Record<string, unknown>> = [
     { apiVersion: POLICY_REPORT_API, kind: 'ClusterPolicyReport', metadata: meta(), summary: summary(cluster), results: cluster },
@@ -119,7 +144,7 @@ export function policyReportObjects(run: FormatRun): Array<Record<string, unknow
 
 export function renderPolicyReports(runs: FormatRun[], _opts: FormatOptions): string {
   const docs: string[] = [];
-  const line = (s: string): string => s.replace(/[\r\n\u2028\u2029]+/g, ' ');
+  const line = (s: string): string => wellFormed(s).replace(/[\r\n\u2028\u2029]+/g, ' ');
   for (const run of runs) {
     if (run.error) {
       docs.push(`# context ${line(run.context)}: not analysed: ${line(run.error.message)}\n`);

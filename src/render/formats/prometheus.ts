@@ -4,12 +4,25 @@
 // linter (prometheus/common expfmt, client_golang promlint) in the tests.
 import type { Severity } from '../../model.js';
 import type { FormatOptions, FormatRun } from './model.js';
+import { wellFormed } from '../../lib/safe.js';
 
 const SEVERITIES: Severity[] = ['critical', 'error', 'warning', 'info'];
 const STATUSES = ['passed', 'findings', 'partial', 'skipped'] as const;
 
-/** Label value escaping: backslash, double quote and line feed. */
-const esc = (v: string): string => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+/** Label value escaping: backslash, double quote and line feed (on well-formed text: label values are UTF-8). */
+const esc = (v: string): string => wellFormed(v).replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+
+/** Each run's context label: its name, well-formed; should two still be alike (a name spelt as another's escape),
+ *  the later one is told apart by its position, as one series per context is what the format requires. */
+function contextLabels(runs: FormatRun[]): string[] {
+  const seen = new Set<string>();
+  return runs.map((r, i) => {
+    let l = wellFormed(r.context);
+    if (seen.has(l)) l = `${l} (${i + 1})`;
+    seen.add(l);
+    return l;
+  });
+}
 const labels = (l: Record<string, string>): string =>
   `{${Object.entries(l)
     .map(([k, v]) => `${k}="${esc(v)}"`)
@@ -46,8 +59,14 @@ export function renderPrometheus(runs: FormatRun[], opts: FormatOptions): string
     'kubectl_arch_suppressed_findings',
     'Findings silenced by accepted-risk rules, by check, finding code and severity.',
   );
-  for (const run of runs) {
-    const base = { command: run.command, context: run.context };
+  const byFile = fam(
+    'kubectl_arch_config_file_suppressed_findings',
+    'Findings silenced by the accepted-risk rules of each config file read (zero included).',
+  );
+  const names = contextLabels(runs);
+  for (const [i, run] of runs.entries()) {
+    const base = { command: run.command, context: names[i]! };
+    for (const f of run.acceptedRisks?.byFile ?? []) byFile.samples.push([{ ...base, file: f.file }, f.suppressed]);
     up.samples.push([base, run.error ? 0 : 1]);
     exit.samples.push([base, run.exitCode]);
     duration.samples.push([base, run.durationMs / 1000]);
@@ -76,7 +95,7 @@ export function renderPrometheus(runs: FormatRun[], opts: FormatOptions): string
   const info = fam('kubectl_arch_build_info', 'kubectl-arch version and the --fail-on threshold of this run (always 1).');
   info.samples.push([{ version: opts.version, fail_on: opts.failOn }, 1]);
   const L: string[] = [];
-  for (const f of [up, exit, duration, last, status, bySev, byCode, suppressed, info]) {
+  for (const f of [up, exit, duration, last, status, bySev, byCode, suppressed, byFile, info]) {
     L.push(`# HELP ${f.name} ${f.help}`, `# TYPE ${f.name} gauge`);
     for (const [l, v] of f.samples) L.push(`${f.name}${labels(l)} ${Number.isInteger(v) ? v : v.toFixed(3)}`);
   }

@@ -7,15 +7,21 @@
 // (also given as a logical location); partialFingerprints keep an alert the same across runs.
 import { createHash } from 'node:crypto';
 import { CHECKS } from '../../checks/registry.js';
+import { fileRisksText } from '../../config/accepted.js';
 import type { Finding, Severity } from '../../model.js';
+import { wellFormedDeep } from '../../lib/safe.js';
 import { findingKey, objectPath, type FormatOptions, type FormatRun } from './model.js';
 
 export const SARIF_SCHEMA = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
 
 const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { critical: 'error', error: 'error', warning: 'warning', info: 'note' };
 
-/** Path segments safe in a URI reference: percent-encode each segment. */
-const seg = (s: string): string => encodeURIComponent(s);
+/**
+ * One path segment of a URI reference, percent-encoded. A segment of dots ("." or "..", also "%2E%2E" once a
+ * reader decodes it) would lead out of k8s/ (a context named ".." put results on files of the repository), so a
+ * segment of underscores then dots gets one underscore more: "..", "_..", "__.." stay three different names.
+ */
+const seg = (s: string): string => encodeURIComponent(/^_*\.+$/.test(s) ? `_${s}` : s);
 const artifactUri = (context: string, path?: string): string =>
   ['k8s', seg(context || '_'), ...(path ? path.split('/').map(seg) : [])].join('/');
 
@@ -82,7 +88,9 @@ function result(run: FormatRun, f: Finding & { suppressedBy?: { reason: string; 
   };
 }
 
-export function renderSarif(runs: FormatRun[], opts: FormatOptions): string {
+export function renderSarif(runs0: FormatRun[], opts: FormatOptions): string {
+  // every string well-formed first: a lone surrogate has no UTF-8 form (and no URI form: encodeURIComponent throws)
+  const runs = runs0.map((r) => ({ ...wellFormedDeep(r), startedAt: r.startedAt }));
   const sarif = {
     $schema: SARIF_SCHEMA,
     version: '2.1.0',
@@ -95,6 +103,14 @@ export function renderSarif(runs: FormatRun[], opts: FormatOptions): string {
           .filter((c) => c.status === 'skipped' || c.status === 'partial')
           .map((c) => ({ level: 'warning', message: { text: `${c.id} ${c.status}: ${c.reason ?? ''}` }, descriptor: { id: c.id } })),
         ...run.checks.flatMap((c) => c.notes.map((n) => ({ level: 'note', message: { text: `${c.id}: not visible: ${n}` } }))),
+        ...(run.acceptedRisks?.byFile ?? []).map((f) => ({
+          level: 'note',
+          message: { text: `accepted-risk rules from ${fileRisksText(f)}` },
+        })),
+        ...(run.acceptedRisks?.untrusted ?? []).map((f) => ({
+          level: 'note',
+          message: { text: `${f} was not read: its directory is not trusted` },
+        })),
       ];
       return {
         tool: {
@@ -124,6 +140,7 @@ export function renderSarif(runs: FormatRun[], opts: FormatOptions): string {
           ...(run.source?.server ? { server: run.source.server } : {}),
           ...(run.distribution ? { distribution: run.distribution } : {}),
           ...(run.serverVersion ? { serverVersion: run.serverVersion } : {}),
+          ...(run.acceptedRisks?.byFile.length ? { acceptedRisks: run.acceptedRisks.byFile } : {}),
           failOn: opts.failOn,
         },
       };
