@@ -350,7 +350,15 @@ export async function loadScenario(cp, src, { outDir, referenceTime, now = Date.
           loaded.push(entry);
           if (fixtureUid) uidMap.set(fixtureUid, res.json.metadata.uid);
           if (o.status && STATUS_KINDS.has(o.kind)) {
-            res = await cp.admin('PUT', `${base}/${o.metadata.name}/status`, { ...res.json, status: body.status });
+            // a running controller (the node lifecycle controller taints a new Node at once) may write the
+            // object between our create and this write: read it again and retry on a conflict
+            let current = res.json;
+            for (let i = 0; i < 20; i++) {
+              res = await cp.admin('PUT', `${base}/${o.metadata.name}/status`, { ...current, status: body.status });
+              if (res.status !== 409) break;
+              current = (await cp.admin('GET', `${base}/${o.metadata.name}`)).json;
+              await new Promise((r2) => setTimeout(r2, 50 * (i + 1)));
+            }
             if (res.status >= 300) errors.push(`${o.kind} ${o.metadata.name} status: ${res.status} ${res.json?.message ?? ''}`);
           }
           if (o.kind === 'CustomResourceDefinition') {
