@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
 import { browser, open, type Opened } from './helpers/browser.js';
 import { EXAMPLE } from './helpers/fixtures.js';
-import { PAYLOADS, writeHostileSnapshot } from './helpers/hostile.js';
+import { HOSTILE_NODE, PAYLOADS, writeHostileNodeSnapshot, writeHostileSnapshot } from './helpers/hostile.js';
 import { arch } from './helpers/run.js';
 import { renderReportHtml } from '../src/render/html/report.js';
 import { tempDir } from './helpers/tmp.js';
@@ -32,6 +32,18 @@ beforeAll(async () => {
   await write('report.html', ['doctor', '--snapshot', EXAMPLE, '-o', 'html', '--no-config']);
   await write('hostile-map.html', ['map', '--snapshot', hostile, '-o', 'html']);
   await write('hostile-report.html', ['doctor', '--snapshot', hostile, '-o', 'html', '--no-config']);
+  await write('what-if.html', ['what-if', 'ilwon', '--snapshot', EXAMPLE, '-o', 'html', '--fail-on', 'none']);
+  // the hostile cluster with one of its nodes named by a payload: the name is in the hypothesis, the parts and the predictions
+  await write('hostile-what-if.html', [
+    'what-if',
+    HOSTILE_NODE,
+    '--snapshot',
+    writeHostileNodeSnapshot(tempDir()),
+    '-o',
+    'html',
+    '--fail-on',
+    'none',
+  ]);
   await write('map.mmd', ['map', '--snapshot', EXAMPLE, '-o', 'mermaid']);
   await write('hostile.mmd', ['map', '--snapshot', hostile, '-o', 'mermaid']);
   exampleMap = JSON.parse((await arch(['map', '--snapshot', EXAMPLE, '-o', 'json'])).stdout);
@@ -156,6 +168,60 @@ describe('map -o html on the example', () => {
   });
 });
 
+describe('what-if -o html on the example', () => {
+  test('the parts that would break are marked in words; selecting one shows its predictions first; none is shown twice', async () => {
+    const ctx = await browser();
+    const o = await open(ctx, files['what-if.html']!);
+    clean(o, files['what-if.html']!);
+    const { page } = o;
+    const j = JSON.parse((await arch(['what-if', 'ilwon', '--snapshot', EXAMPLE, '-o', 'json'])).stdout);
+    expect(await page.locator('h1').textContent()).toMatch(/^kubectl arch what-if ilwon/);
+    expect(await page.locator('.verdict').textContent()).toBe('no gate (--fail-on none): 6 error, 11 warning predicted');
+    const marked = await page.locator('button.part.predicted .name').allTextContents();
+    expect(marked.sort()).toEqual(
+      [
+        'DNS',
+        'admission webhooks',
+        'aggregated APIs',
+        'etcd',
+        'ilwon',
+        'mutating cert-manager-webhook',
+        'v1beta1.metrics.k8s.io',
+        'validating cert-manager-webhook',
+      ].sort(),
+    );
+    // in words, for a reader without colour and for a screen reader
+    for (const b of await page.locator('button.part.predicted').all()) {
+      expect(await b.locator('.wb').textContent()).toBe('⚡ would break');
+      expect(await b.getAttribute('aria-label')).toMatch(/; would break \(\d+ predicted\)$/);
+    }
+    expect(await page.locator('button.part:not(.predicted) .wb').count()).toBe(0);
+    // the member of the node that would be down
+    await page.locator('button.part.predicted', { hasText: 'ilwon' }).click();
+    const [id] = await openDetail(page);
+    const d = page.locator(`#${id}`);
+    expect(await d.locator('section.predicted-here .finding .code').allTextContents()).toEqual(['ARCH-EQ02']);
+    expect(await d.locator('section.predicted-here').textContent()).toContain('while ilwon is down, take no other server down');
+    expect(await d.locator('h4', { hasText: 'Other findings' }).count()).toBe(0);
+    expect(await d.textContent()).toContain('quorum: the member is already down');
+    // the webhooks: each prediction once, under "predicted"
+    await page.locator('button.part.predicted', { hasText: 'admission webhooks' }).click();
+    const [wid] = await openDetail(page);
+    expect(await page.locator(`#${wid} .finding .code`).allTextContents()).toEqual(['ARCH-WH01', 'ARCH-WH01']);
+    // what no part draws is listed, not lost: every prediction is on the page
+    await page.locator('details.undrawn summary').click();
+    const undrawn = await page.locator('details.undrawn .finding .code, details.undrawn p .code').allTextContents();
+    expect(undrawn.filter((c) => c === 'ARCH-WI01').length).toBeGreaterThan(0);
+    const data = JSON.parse((await page.locator('#arch-data').textContent())!);
+    expect([data.kind, data.whatIf.predictions.length]).toEqual(['WhatIfMap', j.predictions.length]);
+    // printed, every part's detail and the list are there
+    await page.emulateMedia({ media: 'print' });
+    expect((await openDetail(page)).length).toBe(await page.locator('button.part').count());
+    expect(await page.locator('details.undrawn .finding').first().isVisible()).toBe(true);
+    await page.close();
+  });
+});
+
 describe('doctor -o html on the example', () => {
   test('every check with its status; findings with why and fix commands to copy; prints', async () => {
     const ctx = await browser();
@@ -231,7 +297,7 @@ describe('doctor -o html for several contexts', () => {
 });
 
 describe('hostile names', () => {
-  for (const name of ['hostile-map.html', 'hostile-report.html']) {
+  for (const name of ['hostile-map.html', 'hostile-report.html', 'hostile-what-if.html']) {
     test(`${name}: every payload is shown as text and none runs`, async () => {
       const ctx = await browser();
       const o = await open(ctx, files[name]!);
@@ -247,14 +313,20 @@ describe('hostile names', () => {
       // and nothing they would have made exists
       expect(await page.locator('img').count()).toBe(0);
       expect(await page.locator('svg[onload], [onerror], [onfocus], [autofocus]').count()).toBe(0);
-      expect(await page.locator('script').count()).toBe(name === 'hostile-map.html' ? 2 : 1);
+      expect(await page.locator('script').count()).toBe(name === 'hostile-report.html' ? 1 : 2);
       // open every part (the map) and focus every button: still nothing ran
       for (const b of await page.locator('button').all()) {
         await b.focus();
-        if (name === 'hostile-map.html' && (await b.getAttribute('class'))?.includes('part')) await b.click();
+        if (name !== 'hostile-report.html' && (await b.getAttribute('class'))?.includes('part')) await b.click();
       }
       expect(await pwned(page)).toBeUndefined();
       // the embedded data still holds the exact names
+      if (name === 'hostile-what-if.html') {
+        expect(await page.locator('h1').textContent()).toContain(`what-if ${HOSTILE_NODE}`);
+        expect(await page.locator('button.part.predicted .name', { hasText: HOSTILE_NODE }).count()).toBeGreaterThan(0);
+        const data = JSON.parse((await page.locator('#arch-data').textContent())!);
+        expect(data.whatIf.hypothesis.nodes).toEqual([HOSTILE_NODE]);
+      }
       if (name === 'hostile-map.html') {
         const data = JSON.parse((await page.locator('#arch-data').textContent())!);
         const names = data.sections.flatMap((s: { lines: Array<{ name: string }> }) => s.lines.map((l) => l.name));

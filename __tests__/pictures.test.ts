@@ -281,10 +281,10 @@ describe('the CLI', () => {
 
   test('where a page or picture does not fit: a usage error before any request', async () => {
     for (const [args, msg] of [
-      [['orphans', '-o', 'html'], '-o html is for doctor and map, not orphans'],
+      [['orphans', '-o', 'html'], '-o html is for doctor, map and what-if, not orphans'],
       [['quorum', '-o', 'mermaid'], '-o mermaid is for map, not quorum'],
       [['doctor', '-o', 'dot'], '-o dot is for map, not doctor'],
-      [['snapshot', '-o', 'html'], '-o html is for doctor and map, not snapshot'],
+      [['snapshot', '-o', 'html'], '-o html is for doctor, map and what-if, not snapshot'],
       [['map', '-o', 'sarif'], '-o sarif is not available for map'],
     ] as const) {
       // the kubeconfig points nowhere: reaching it would be exit 2 for another reason or 3
@@ -346,9 +346,10 @@ test('docs/pictures.md: the sizes, the graph and the screenshots are of the page
   const mapHtml = (await arch(['map', ...ex, '-o', 'html'])).stdout;
   const reportHtml = (await arch(['doctor', ...ex, '-o', 'html', '--fail-on', 'none', '--no-config'])).stdout;
   const mermaid = (await arch(['map', ...ex, '-o', 'mermaid'])).stdout;
+  const whatIfHtml = (await arch(['what-if', 'ilwon', ...ex, '-o', 'html'])).stdout;
   // a screenshot is not reproducible byte for byte; the page it was taken of is
-  expect(recordedShots(doc)).toEqual({ map: sha256(mapHtml), report: sha256(reportHtml) });
-  expect(withPictures(doc, picturesBlock({ mapHtml, reportHtml, mermaid, shots: recordedShots(doc)! }))).toBe(doc);
-  for (const f of ['map.png', 'report.png']) expect([f, existsSync(`${ROOT}docs/pictures/${f}`)]).toEqual([f, true]);
+  expect(recordedShots(doc)).toEqual({ map: sha256(mapHtml), report: sha256(reportHtml), whatIf: sha256(whatIfHtml) });
+  expect(withPictures(doc, picturesBlock({ mapHtml, reportHtml, whatIfHtml, mermaid, shots: recordedShots(doc)! }))).toBe(doc);
+  for (const f of ['map.png', 'report.png', 'what-if.png']) expect([f, existsSync(`${ROOT}docs/pictures/${f}`)]).toEqual([f, true]);
   expect(readFileSync(`${ROOT}README.md`, 'utf8')).toContain('](docs/pictures/map.png)');
 });

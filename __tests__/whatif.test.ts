@@ -6,7 +6,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
 import { CHECKS } from '../src/checks/registry.js';
-import { evidenceTime } from '../src/checks/run.js';
+import { evidenceTime, runChecks } from '../src/checks/run.js';
+import { buildMap } from '../src/map/build.js';
+import { drawPredictions } from '../src/whatif/draw.js';
 import { SEVERITY_RANK, worstRank } from '../src/model.js';
 import { loadSnapshot } from '../src/snapshot/load.js';
 import { hypothesize } from '../src/whatif/hypothesis.js';
@@ -143,3 +145,65 @@ test('the hypothesis is pure: the snapshot it starts from is unchanged (objects 
     expect.arrayContaining([expect.objectContaining({ type: 'Ready', status: 'Unknown' })]),
   );
 });
+
+describe('what-if -o html: the predictions drawn on the map of the cluster as it would be', () => {
+  test('each prediction is drawn on the part showing it, or listed as drawn by no part: none is lost', () => {
+    const snap = loadSnapshot(EXAMPLE);
+    const now = evidenceTime(snap);
+    const h = { nodes: ['ilwon'], remove: false };
+    const { predictions } = whatIf(snap, h, now, CHECKS);
+    const hyp = hypothesize(snap, h, now);
+    const results = runChecks(CHECKS, hyp, { now });
+    const m = buildMap(hyp, results, now, CHECKS);
+    const { parts, undrawn } = drawPredictions(m, results, predictions);
+    const name = (key: string): string => {
+      const [si, li] = key.slice(1).split('-').map(Number);
+      return m.sections[si!]!.lines[li!]!.name;
+    };
+    expect(Object.keys(parts).map(name).sort()).toEqual(
+      [
+        'admission webhooks',
+        'validating cert-manager-webhook',
+        'mutating cert-manager-webhook',
+        'aggregated APIs',
+        'v1beta1.metrics.k8s.io',
+        'etcd',
+        'ilwon',
+        'DNS',
+      ].sort(),
+    );
+    const drawn = new Set(Object.values(parts).flat());
+    expect(drawn.size + undrawn.length).toBe(predictions.length);
+    for (const p of undrawn) expect(drawn.has(p)).toBe(false);
+    expect([...new Set(undrawn.map((p) => p.code))].sort()).toEqual(['ARCH-WI01', 'ARCH-WI03', 'ARCH-WI05']);
+    // a part carries what-if's severity, not the check's: one server of three down is a warning
+    expect(parts[Object.keys(parts).find((k) => name(k) === 'ilwon')!]!.map((p) => `${p.code} ${p.severity}`)).toEqual([
+      'ARCH-EQ02 warning',
+    ]);
+  });
+
+  test('the page: the hypothesis, the verdict, the parts that would break, and the rest listed; the gate still exits 1', async () => {
+    const r = await arch(['what-if', 'ilwon', '--snapshot', EXAMPLE, '-o', 'html']);
+    expect([r.code, r.stderr]).toEqual([1, '']);
+    expect(r.stdout).toMatch(/^<!doctype html>/);
+    expect(r.stdout).toContain('<title>kubectl arch what-if ilwon — K3s v1.35.4+k3s1</title>');
+    expect(r.stdout).toContain('ilwon down for a while (a reboot, a drain, an outage)');
+    expect(r.stdout).toContain('NOT safe: 6 error, 11 warning predicted (--fail-on error)');
+    expect(r.stdout.match(/class="part [^"]*predicted/g)).toHaveLength(8);
+    expect(r.stdout).toContain('11 predicted that no part of the map draws');
+    const data = JSON.parse(r.stdout.match(/<script type="application\/json" id="arch-data">([^<]*)<\/script>/)![1]!);
+    expect([data.kind, data.whatIf.hypothesis, data.whatIf.predictions.length]).toEqual(['WhatIfMap', h1, 17]);
+    // the map is of the cluster as it would be: ilwon's member is unhealthy there
+    expect(r.stdout).toContain('node ilwon — voter, unhealthy');
+    // size budget (docs/pictures.md)
+    expect(Buffer.byteLength(r.stdout)).toBeLessThan(150_000);
+  });
+
+  test('-o html is refused with no request elsewhere than doctor, map and what-if; what-if still refuses the machine formats', async () => {
+    const q = await arch(['quorum', '--snapshot', EXAMPLE, '-o', 'html']);
+    expect([q.code, q.stderr]).toEqual([2, expect.stringContaining('-o html is for doctor, map and what-if, not quorum')]);
+    const s = await arch(['what-if', 'ilwon', '--snapshot', EXAMPLE, '-o', 'sarif']);
+    expect([s.code, s.stderr]).toEqual([2, expect.stringContaining('-o sarif is for doctor, orphans and quorum, not what-if')]);
+  });
+});
+const h1 = { nodes: ['ilwon'], remove: false };

@@ -10,9 +10,17 @@ export const PICTURES_END = '<!-- end of generated pictures -->';
 export interface PicturesInput {
   mapHtml: string;
   reportHtml: string;
+  /** `what-if ilwon -o html`: the map of the example as it would be with ilwon down. */
+  whatIfHtml: string;
   mermaid: string;
   /** The SHA-256 of the page each screenshot was taken of (the previous ones when no browser took new ones). */
-  shots: { map: string; report: string };
+  shots: Shots;
+}
+
+export interface Shots {
+  map: string;
+  report: string;
+  whatIf: string;
 }
 
 export const sha256 = (s: string): string => createHash('sha256').update(s, 'utf8').digest('hex');
@@ -24,10 +32,13 @@ export function picturesBlock(p: PicturesInput): string {
 |---|---|---|
 | \`kubectl arch map --snapshot examples/field-notes-k3s -o html\` | ${kb(p.mapHtml)} | \`${p.shots.map}\` |
 | \`kubectl arch doctor --snapshot examples/field-notes-k3s -o html\` | ${kb(p.reportHtml)} | \`${p.shots.report}\` |
+| \`kubectl arch what-if ilwon --snapshot examples/field-notes-k3s -o html\` | ${kb(p.whatIfHtml)} | \`${p.shots.whatIf}\` |
 
 ![the map of the example, its K3s deploy controller selected](pictures/map.png)
 
 ![the report of the example](pictures/report.png)
+
+![what-if ilwon on the example: the parts that would break, its etcd member selected](pictures/what-if.png)
 
 \`kubectl arch map --snapshot examples/field-notes-k3s -o mermaid\`, as GitHub renders it:
 
@@ -37,9 +48,11 @@ ${PICTURES_END}`;
 }
 
 /** The screenshot hashes a pictures.md records (to keep them when no browser is there to take new ones). */
-export function recordedShots(doc: string): { map: string; report: string } | null {
-  const m = /-o html` \| [^|]+ \| `([0-9a-f]{64})` \|\n\| `kubectl arch doctor [^|]+ \| [^|]+ \| `([0-9a-f]{64})` \|/.exec(doc);
-  return m ? { map: m[1]!, report: m[2]! } : null;
+export function recordedShots(doc: string): Shots | null {
+  const shot = (command: string): string | undefined =>
+    new RegExp(`^\\| \`kubectl arch ${command} --snapshot [^|]+ -o html\` \\| [^|]+ \\| \`([0-9a-f]{64})\` \\|$`, 'm').exec(doc)?.[1];
+  const [map, report, whatIf] = [shot('map'), shot('doctor'), shot('what-if ilwon')];
+  return map && report ? { map, report, whatIf: whatIf ?? '0'.repeat(64) } : null;
 }
 
 export function withPictures(doc: string, block: string): string {

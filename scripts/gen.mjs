@@ -81,9 +81,17 @@ const cli = (args) =>
 const mapHtml = cli(['map', '-o', 'html']);
 const reportHtml = cli(['doctor', '-o', 'html', '--fail-on', 'none', '--no-config']);
 const mermaid = cli(['map', '-o', 'mermaid']);
+// what-if exits 1 here (the gate: ilwon is not safe to take down): the page is what counts
+const wi = spawnSync('bin/kubectl-arch', ['what-if', 'ilwon', '-o', 'html', '--snapshot', OUT], {
+  encoding: 'utf8',
+  env: { ...process.env, NO_COLOR: '1' },
+  maxBuffer: 1 << 26,
+});
+if (wi.status !== 1 || wi.stderr) throw new Error(`what-if ilwon -o html: exit ${wi.status} ${wi.stderr}`);
+const whatIfHtml = wi.stdout;
 const PICTURES = 'docs/pictures.md';
 let doc = readFileSync(PICTURES, 'utf8');
-let shots = mod.recordedShots(doc) ?? { map: '0'.repeat(64), report: '0'.repeat(64) };
+let shots = mod.recordedShots(doc) ?? { map: '0'.repeat(64), report: '0'.repeat(64), whatIf: '0'.repeat(64) };
 const CHROMIUM = process.env.KUBECTL_ARCH_CHROMIUM ?? '/usr/bin/chromium';
 if (existsSync(CHROMIUM)) {
   const { chromium } = await import('playwright-core');
@@ -91,6 +99,7 @@ if (existsSync(CHROMIUM)) {
   try {
     writeFileSync(join(dir, 'map.html'), mapHtml);
     writeFileSync(join(dir, 'report.html'), reportHtml);
+    writeFileSync(join(dir, 'what-if.html'), whatIfHtml);
     const ctx = await chromium.launchPersistentContext(join(dir, 'profile'), {
       executablePath: CHROMIUM,
       headless: true,
@@ -118,12 +127,18 @@ if (existsSync(CHROMIUM)) {
     await page.setViewportSize({ width: 1100, height: 1300 });
     await page.goto(`file://${join(dir, 'report.html')}`);
     await page.screenshot({ path: 'docs/pictures/report.png' });
+    await page.setViewportSize({ width: 1400, height: 1000 });
+    await page.goto(`file://${join(dir, 'what-if.html')}`);
+    await page.locator('button.part.predicted', { hasText: 'ilwon' }).click();
+    await page.screenshot({ path: 'docs/pictures/what-if.png', fullPage: true });
     await ctx.close();
-    shots = { map: mod.sha256(mapHtml), report: mod.sha256(reportHtml) };
+    shots = { map: mod.sha256(mapHtml), report: mod.sha256(reportHtml), whatIf: mod.sha256(whatIfHtml) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 } else console.log(`no ${CHROMIUM}: the screenshots in docs/pictures/ were left as they are (install chromium to retake them)`);
-doc = mod.withPictures(doc, mod.picturesBlock({ mapHtml, reportHtml, mermaid, shots }));
+doc = mod.withPictures(doc, mod.picturesBlock({ mapHtml, reportHtml, whatIfHtml, mermaid, shots }));
 writeFileSync(PICTURES, doc);
-console.log(`wrote ${PICTURES} (map page ${Buffer.byteLength(mapHtml)} bytes, report page ${Buffer.byteLength(reportHtml)} bytes)`);
+console.log(
+  `wrote ${PICTURES} (map page ${Buffer.byteLength(mapHtml)} bytes, report page ${Buffer.byteLength(reportHtml)} bytes, what-if page ${Buffer.byteLength(whatIfHtml)} bytes)`,
+);

@@ -7,6 +7,7 @@ import { installProcessHandlers } from './lifecycle.js';
 import { termSafe } from './lib/safe.js';
 import { versionLine } from './fast-paths.js';
 import type { GlobalArgs } from './commands/common.js';
+import { picturesOf } from './commands/pictures.js';
 import { MACHINE_FORMATS, OUTPUTS, PICTURE_FORMATS } from './render/formats/model.js';
 import type { Argv } from 'yargs';
 
@@ -34,14 +35,15 @@ function fleetOptions<T>(y: Argv<T>) {
     });
 }
 
-/** -o sarif|junit|prometheus|policyreport are for doctor, orphans and quorum, -o html for doctor and map, -o
- *  mermaid|dot for map; elsewhere a usage error. */
+/** -o sarif|junit|prometheus|policyreport are for doctor, orphans and quorum, -o html for doctor, map and what-if,
+ *  -o mermaid|dot for map; elsewhere a usage error. */
 function plainOutput(a: unknown, command: string): void {
   const o = (a as GlobalArgs).output;
   if ((MACHINE_FORMATS as readonly string[]).includes(o))
     throw new InputError(`-o ${o} is for doctor, orphans and quorum, not ${command}`, 'use -o table, json or yaml');
+  if (o === 'html' && command === 'what-if') return;
   if ((PICTURE_FORMATS as readonly string[]).includes(o))
-    throw new InputError(`-o ${o} is for ${o === 'html' ? 'doctor and map' : 'map'}, not ${command}`, 'use -o table, json or yaml');
+    throw new InputError(`-o ${o} is for ${picturesOf(o)}, not ${command}`, 'use -o table, json or yaml');
 }
 
 function fail(e: unknown, verbose: boolean): number {
@@ -117,7 +119,7 @@ export async function main(argv = hideBin(process.argv)): Promise<number> {
             describe: 'Gone for good: the nodes deleted, their etcd members removed',
           })
           .epilogue(
-            'Exit 1 when a prediction is at or above --fail-on (so `kubectl arch what-if n3 && kubectl drain n3` is a gate), 2 for a node that does not exist. Read-only: it changes nothing.',
+            'Exit 1 when a prediction is at or above --fail-on (so `kubectl arch what-if n3 && kubectl drain n3` is a gate), 2 for a node that does not exist. -o html draws the predictions on the map of the cluster as it would be. Read-only: it changes nothing.',
           ),
       run(async () => (await import('./commands/whatif.js')).whatif, 'what-if'),
     )
@@ -250,7 +252,7 @@ export async function main(argv = hideBin(process.argv)): Promise<number> {
       choices: OUTPUTS,
       default: 'table' as const,
       describe:
-        'Output format; sarif, junit, prometheus and policyreport for doctor, orphans and quorum; html (a self-contained page) for doctor and map; mermaid and dot for map',
+        'Output format; sarif, junit, prometheus and policyreport for doctor, orphans and quorum; html (a self-contained page) for doctor, map and what-if; mermaid and dot for map',
     })
     .option('fail-on', {
       choices: ['none', 'warning', 'error'] as const,

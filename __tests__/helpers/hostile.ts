@@ -36,3 +36,14 @@ export function writeHostileSnapshot(dir: string): string {
   for (const [f, text] of files(hostileCluster())) writeFileSync(join(dir, f), text);
   return dir;
 }
+
+/** A node name that is a payload (a snapshot may hold any name; the API server would refuse it, a file does not). */
+export const HOSTILE_NODE = `ilwon${PAYLOADS.img}${PAYLOADS.attr}`;
+
+/** The hostile cluster with node ilwon renamed to HOSTILE_NODE everywhere it is named (pods, leases, members). */
+export function writeHostileNodeSnapshot(dir: string): string {
+  const quoted = JSON.stringify(HOSTILE_NODE).slice(1, -1);
+  for (const [f, text] of files(hostileCluster()))
+    writeFileSync(join(dir, f), f.endsWith('.json') ? text.replace(/(?<![a-z0-9-])ilwon(?![a-z0-9-])/g, quoted) : text);
+  return dir;
+}

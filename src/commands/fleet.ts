@@ -16,7 +16,8 @@ import { columns } from '../render/table.js';
 import { VERSION } from '../version.js';
 import { exitFor, runDeadline, stdoutStyle, type Acquired, type GlobalArgs } from './common.js';
 import type { Deadline } from '../lib/deadline.js';
-import { printStructured } from './output.js';
+import { printStructured, writeOut } from './output.js';
+import { picturesOf } from './pictures.js';
 import { stopwatch } from '../lib/time.js';
 import { acceptedRisks, placeOf, risksInfo, sayRisks } from './risks.js';
 
@@ -271,10 +272,10 @@ export function structuredOf(r: Runs): Record<string, unknown> {
 
 /** doctor, orphans and quorum: one context or many, in every output format. */
 export async function execute(command: string, args: GlobalArgs, fn: PerContext): Promise<number> {
-  // pages and pictures: html is doctor's (and map's); mermaid and dot are map's - a usage error before any request
+  // pages and pictures: html is doctor's (and map's, what-if's); mermaid and dot are map's - a usage error before any request
   if ((args.output === 'html' && command !== 'doctor') || args.output === 'mermaid' || args.output === 'dot')
     throw new InputError(
-      `-o ${args.output} is for ${args.output === 'html' ? 'doctor and map' : 'map'}, not ${command}`,
+      `-o ${args.output} is for ${picturesOf(args.output)}, not ${command}`,
       'use -o table, json, yaml, sarif, junit, prometheus or policyreport',
     );
   const runs = await runAll(command, args, fn);
@@ -287,7 +288,7 @@ export async function execute(command: string, args: GlobalArgs, fn: PerContext)
   const out = args.output;
   if (isMachineFormat(out)) {
     const { renderFormat } = await import('../render/formats/index.js');
-    await write(
+    await writeOut(
       await renderFormat(
         out,
         done.map((d) => formatRun(command, d, risks)),
@@ -302,11 +303,11 @@ export async function execute(command: string, args: GlobalArgs, fn: PerContext)
   }
   if (out === 'html') {
     const { renderReportHtml } = await import('../render/html/report.js');
-    await write(renderReportHtml(structuredOf(runs) as never, VERSION));
+    await writeOut(renderReportHtml(structuredOf(runs) as never, VERSION));
     return exitCode;
   }
   if (!contexts) {
-    await write(await done[0]!.outcome!.text(stdoutStyle(args)));
+    await writeOut(await done[0]!.outcome!.text(stdoutStyle(args)));
     return exitCode;
   }
   const s = stdoutStyle(args);
@@ -316,10 +317,6 @@ export async function execute(command: string, args: GlobalArgs, fn: PerContext)
     if (d.outcome) text += await d.outcome.text(s);
     else text += `error: ${termSafe(d.error!.message)}\n${d.error!.hint ? `  hint: ${termSafe(d.error!.hint)}\n` : ''}`;
   }
-  await write(text);
+  await writeOut(text);
   return exitCode;
-}
-
-function write(text: string): Promise<void> {
-  return new Promise<void>((resolve) => process.stdout.write(text, () => resolve()));
 }

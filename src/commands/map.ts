@@ -9,7 +9,7 @@ import type { Style } from '../render/style.js';
 import { VERSION } from '../version.js';
 import { acquire, stdoutStyle, type GlobalArgs } from './common.js';
 import { collect } from './doctor.js';
-import { printStructured } from './output.js';
+import { printStructured, writeOut } from './output.js';
 
 const MAP_OUTPUTS = ['table', 'json', 'yaml', 'html', 'mermaid', 'dot'];
 
@@ -57,13 +57,9 @@ export async function map(args: GlobalArgs): Promise<number> {
     throw new InputError(`-o ${args.output} is not available for map`, `use -o ${MAP_OUTPUTS.join(', ')}`);
   const r = await mapReport(args);
   const out = args.output;
-  if (out === 'html') await write(await r.page());
-  else if (out === 'mermaid' || out === 'dot') await write(await r.graph(out));
+  if (out === 'html') await writeOut(await r.page());
+  else if (out === 'mermaid' || out === 'dot') await writeOut(await r.graph(out));
   else if (out !== 'table') await printStructured(r.structured, out);
   else process.stdout.write(await r.text(stdoutStyle(args)));
   return 0;
-}
-
-function write(text: string): Promise<void> {
-  return new Promise<void>((resolve) => process.stdout.write(text, () => resolve()));
 }

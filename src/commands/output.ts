@@ -5,5 +5,10 @@ import type { Output } from '../render/formats/model.js';
 export async function printStructured(value: unknown, format: Output): Promise<void> {
   if (format !== 'json' && format !== 'yaml') throw new InputError(`-o ${format} is not available here`, 'use -o json or yaml');
   const text = format === 'json' ? JSON.stringify(value, null, 2) + '\n' : dump(value, { lineWidth: -1, noRefs: true });
-  await new Promise<void>((resolve) => process.stdout.write(text, () => resolve()));
+  await writeOut(text);
+}
+
+/** Write to stdout and wait until it is handed on (a large page to a pipe, then exit). */
+export function writeOut(text: string): Promise<void> {
+  return new Promise<void>((resolve) => process.stdout.write(text, () => resolve()));
 }

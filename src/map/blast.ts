@@ -218,7 +218,9 @@ function apiServiceRadius(r: Reader, a: KObject): Omit<BlastRadius, 'now' | 'par
 function memberRadius(v: QuorumView, m: Member, distribution: Distribution): Omit<BlastRadius, 'now' | 'parts'> {
   let after: string;
   if (m.role === 'learner') after = 'a learner does not vote: losing it leaves quorum as it is (it was on its way to become a voter)';
-  else if (m.health === 'unhealthy') after = `already down: not among the ${v.healthyVoters} healthy voters; quorum needs ${v.quorum}`;
+  // "quorum: already down" read as if quorum were lost: it is the member that is down
+  else if (m.health === 'unhealthy')
+    after = `the member is already down: quorum rests on the ${v.healthyVoters} healthy voters and needs ${v.quorum}`;
   else if (m.health === 'unknown' || m.role === 'unknown') after = `its health is unknown: quorum needs ${v.quorum} of ${v.voters} voters`;
   else {
     const left = v.healthyVoters - 1;

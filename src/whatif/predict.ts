@@ -37,6 +37,10 @@ const key = (f: Pick<Finding, 'code' | 'objects'>): string =>
     .sort()
     .join(',')}`;
 const rank = (s: Severity): number => SEVERITY_RANK[s];
+
+/** A finding's severity as a prediction: a reboot of one server of three keeps quorum, within what the cluster was
+ *  built for — a warning, not a gate. */
+export const severityIf = (f: Pick<Finding, 'code' | 'severity'>): Severity => (f.code === 'ARCH-EQ02' ? 'warning' : f.severity);
 const text = (r: ObjectRef): string => `${r.kind} ${r.namespace ? `${r.namespace}/` : ''}${r.name}`;
 const count = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
@@ -479,8 +483,7 @@ function predictOnce(snap: Snapshot, h: Hypothesis, now: Date, checks: Check[], 
       const was = before.get(key(f));
       if (was && rank(was.severity) >= rank(f.severity)) continue;
       if (known(f)) continue;
-      // a reboot of one server of three keeps quorum: within what the cluster was built for, a warning, not a gate
-      const severity: Severity = f.code === 'ARCH-EQ02' ? 'warning' : f.severity;
+      const severity = severityIf(f);
       const quorum = f.checkId === 'etcd-quorum';
       predicted.push({
         contract: contractOf(checks, r.id),

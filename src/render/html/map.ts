@@ -9,6 +9,7 @@ import type { BlastNode, BlastRadius, ControlPlaneLayout } from '../../map/blast
 import { partKey } from '../../map/blast.js';
 import { SEVERITY_RANK, type CheckResult } from '../../model.js';
 import type { Report } from '../report.js';
+import { groupMany, hypothesisLine, oneAtATimeLine, restLine, verdictLine, type Pred, type WhatIfDoc } from '../whatif.js';
 import { attrs, esc } from './escape.js';
 import { badge, findingHtml, page, type Status } from './page.js';
 
@@ -20,6 +21,16 @@ export interface MapPageInput {
   blast: Record<string, BlastRadius>;
   layout: ControlPlaneLayout;
   version: string;
+  /** `what-if -o html`: the map is of the cluster as it would be, and these predictions are drawn on it. */
+  whatIf?: WhatIfOverlay;
+}
+
+export interface WhatIfOverlay {
+  doc: WhatIfDoc;
+  /** By part key: the predictions drawn on that part. */
+  parts: Record<string, Pred[]>;
+  /** What no part of the map draws. */
+  undrawn: Pred[];
 }
 
 /** The worst of a part's checks: a finding's severity, then partial, ok, skipped; no check at all is 'none'. */
@@ -42,28 +53,30 @@ const TITLES: Record<MapSection['contract'], string> = {
   interfaces: 'INTERFACES',
 };
 
-function partButton(line: MapLine, key: string): string {
+const WOULD_BREAK = '<span class="wb"><span aria-hidden="true">⚡</span> would break</span>';
+
+function partButton(line: MapLine, key: string, predicted: number): string {
   const st = partStatus(line.checks);
-  const label = `${line.name}: ${st.status === 'none' ? 'no check concerns it' : `${st.findings ? `${st.findings} finding${st.findings === 1 ? '' : 's'}, worst ` : ''}${st.status}`}`;
+  const label = `${line.name}: ${st.status === 'none' ? 'no check concerns it' : `${st.findings ? `${st.findings} finding${st.findings === 1 ? '' : 's'}, worst ` : ''}${st.status}`}${predicted ? `; would break (${predicted} predicted)` : ''}`;
   return `<button${attrs({
     type: 'button',
-    class: `part s-${st.status}${line.indent ? ' sub' : ''}`,
+    class: `part s-${st.status}${line.indent ? ' sub' : ''}${predicted ? ' predicted' : ''}`,
     id: `b-${key}`,
     'data-part': key,
     'aria-controls': `d-${key}`,
     'aria-expanded': 'false',
     'aria-label': label,
     title: `${line.name} — ${line.detail}`,
-  })}>${badge(st.status, statusText(st))}<span class="name">${esc(line.name)}</span><span class="pdetail">${esc(line.detail)}</span></button>`;
+  })}>${badge(st.status, statusText(st))}${predicted ? WOULD_BREAK : ''}<span class="name">${esc(line.name)}</span><span class="pdetail">${esc(line.detail)}</span></button>`;
 }
 
-function zone(map: ArchMap, contract: MapSection['contract'], cls: string): string {
+function zone(map: ArchMap, contract: MapSection['contract'], cls: string, w?: WhatIfOverlay): string {
   const si = map.sections.findIndex((s) => s.contract === contract);
   const sec = map.sections[si];
   if (!sec) return `<section class="zone ${cls}"><h2>${TITLES[contract]}</h2><p class="muted">not drawn</p></section>`;
   const [head, ...rest] = sec.title.split(' — ');
   return `<section${attrs({ class: `zone ${cls}`, 'aria-label': sec.title })}><h2>${esc(head)}${rest.length ? ` <span class="muted">— ${esc(rest.join(' — '))}</span>` : ''}</h2>
-<div class="parts">${sec.lines.map((l, li) => partButton(l, partKey(si, li))).join('')}</div></section>`;
+<div class="parts">${sec.lines.map((l, li) => partButton(l, partKey(si, li), w?.parts[partKey(si, li)]?.length ?? 0)).join('')}</div></section>`;
 }
 
 const tree = (nodes: BlastNode[]): string =>
@@ -77,15 +90,27 @@ function checkLine(c: LineCheck): string {
   return `<li>${badge(s, c.findings > 1 ? ` ×${c.findings}` : '')} <code>${esc(c.id)}</code>${c.findings ? ` — ${c.findings} finding${c.findings === 1 ? '' : 's'} on this part` : ''}</li>`;
 }
 
+const sameFault = (f: Pick<Pred, 'code' | 'objects'>): string =>
+  `${f.code}|${f.objects
+    .map((o) => `${o.kind}/${o.namespace ?? ''}/${o.name}`)
+    .sort()
+    .join(',')}`;
+
 function detail(map: ArchMap, si: number, li: number, input: MapPageInput): string {
   const sec = map.sections[si]!;
   const line = sec.lines[li]!;
   const key = partKey(si, li);
   const st = partStatus(line.checks);
   const b = input.blast[key];
+  const predicted = input.whatIf?.parts[key] ?? [];
+  // what-if: a finding shown as a prediction is not shown twice; the others were there before (or restate the hypothesis)
+  const shown = new Set(predicted.map(sameFault));
   const findings = line.checks.flatMap((c) => {
     const r = input.results.find((x) => x.id === c.id);
-    return (c.indexes ?? []).map((i) => r?.findings[i]).filter((f) => f !== undefined);
+    return (c.indexes ?? [])
+      .map((i) => r?.findings[i])
+      .filter((f) => f !== undefined)
+      .filter((f) => !shown.has(sameFault(f)));
   });
   const reasons = line.checks
     .map((c) => input.results.find((x) => x.id === c.id))
@@ -94,9 +119,10 @@ function detail(map: ArchMap, si: number, li: number, input: MapPageInput): stri
   return `<article${attrs({ class: 'detail', id: `d-${key}`, 'data-part': key, tabindex: '-1', 'aria-labelledby': `h-${key}` })}>
 <h3${attrs({ id: `h-${key}` })}>${badge(st.status, statusText(st))} ${esc(line.name)}</h3>
 <p class="muted">${TITLES[sec.contract]} · ${esc(line.detail)}</p>
+${predicted.length ? `<section class="predicted-here"><h4>${WOULD_BREAK} — predicted</h4>${predicted.map(findingHtml).join('')}</section>` : ''}
 <section><h4>Checks</h4>${line.checks.length ? `<ul class="checks">${line.checks.map(checkLine).join('')}</ul>` : '<p class="muted">No check concerns this part.</p>'}
 ${reasons.length ? `<ul class="tree muted">${reasons.join('')}</ul>` : ''}</section>
-${findings.length ? `<section><h4>Findings</h4>${findings.map(findingHtml).join('')}</section>` : ''}
+${findings.length ? `<section><h4>${input.whatIf ? 'Other findings' : 'Findings'}</h4>${findings.map(findingHtml).join('')}</section>` : ''}
 <section class="blast"><h4>Blast radius</h4>
 ${b?.summary ? `<p class="bsum">${b.now ? '<strong>Broken now:</strong> ' : '<strong>If it fails:</strong> '}${esc(b.summary)}</p>` : ''}
 ${b?.chain.length ? `<h5>works through</h5>${tree(b.chain)}` : ''}
@@ -136,6 +162,9 @@ const MAP_CSS = `
 .part .name{font-weight:600;overflow-wrap:anywhere}
 .part .pdetail{font-size:.75rem;color:var(--muted);display:-webkit-box;-webkit-line-clamp:2;-webkit-box-orient:vertical;overflow:hidden;overflow-wrap:anywhere}
 .part:hover{background:var(--panel)}
+.part.predicted{border-style:dashed;border-left-style:solid;background:var(--panel)}
+.wb{font-size:.72rem;font-weight:700;color:var(--error);white-space:nowrap}
+.undrawn{margin:6px 0}.undrawn summary{cursor:pointer}
 .part.selected{outline:3px solid var(--accent);outline-offset:1px}
 .part.affected{box-shadow:0 0 0 3px var(--warning)}
 .part.affected::after{content:"↳ depends on the selected part";font-size:.7rem;color:var(--warning)}
@@ -146,7 +175,7 @@ aside{font-size:.9rem;position:sticky;top:8px;max-height:calc(100vh - 16px);over
 .checks{list-style:none;padding:0;margin:0}.checks li{margin:2px 0}
 .legend{display:flex;flex-wrap:wrap;gap:6px;margin:6px 0 10px}
 .bsum{margin:4px 0}
-@media print{.wrap{display:block}aside{position:static;max-height:none;overflow:visible;border:0;padding:0;background:none;break-before:page}
+@media print{.undrawn>*{display:block}.wrap{display:block}aside{position:static;max-height:none;overflow:visible;border:0;padding:0;background:none;break-before:page}
 .js .detail{display:block}#hint{display:none}.picture{break-inside:avoid}.part{break-inside:avoid}.part .pdetail{-webkit-line-clamp:unset;display:block}}
 `;
 
@@ -164,6 +193,24 @@ for(const b of parts)b.addEventListener('click',()=>select(current===b.dataset.p
 document.addEventListener('keydown',e=>{if(e.key==='Escape'&&current){const b=document.getElementById('b-'+current);select(null);if(b)b.focus()}});
 `;
 
+/** what-if: the hypothesis, the verdict, what was not visible, and the predictions no part of the map draws. */
+function whatIfHeader(w: WhatIfOverlay): string {
+  const v = verdictLine(w.doc);
+  const once = oneAtATimeLine(w.doc);
+  const { full, tails } = groupMany(w.undrawn);
+  return `<p><strong>hypothesis:</strong> ${esc(hypothesisLine(w.doc.hypothesis))}. The map is the cluster as it would be; a part
+marked ${WOULD_BREAK} carries a prediction (select it to see which).</p>
+<p class="verdict">${v.tone === 'plain' ? '' : `${badge(v.tone)} `}${esc(v.text)}</p>
+${once ? `<p>${esc(once)}</p>` : ''}
+${w.doc.notes.map((n) => `<p class="muted">not visible: ${esc(n)}</p>`).join('')}
+${
+  w.undrawn.length
+    ? `<details class="undrawn"><summary>${w.undrawn.length} predicted that no part of the map draws (workloads, volumes, capacity)</summary>
+${full.map(findingHtml).join('')}${tails.map((t) => `<p>${badge(t.severity)} <span class="code">${esc(t.code)}</span> ${esc(restLine(t.rest))}</p>`).join('')}</details>`
+    : ''
+}`;
+}
+
 /** Where the map's evidence came from, in one line. */
 export const sourceLine = (source: Report['source']): string =>
   source.type === 'snapshot'
@@ -172,8 +219,9 @@ export const sourceLine = (source: Report['source']): string =>
 
 export function renderMapHtml(input: MapPageInput): string {
   const { map } = input;
-  const door = zone(map, 'door', 'door');
-  const state = zone(map, 'state', 'state');
+  const w = input.whatIf;
+  const door = zone(map, 'door', 'door', w);
+  const state = zone(map, 'state', 'state', w);
   const affected: Record<string, string[]> = {};
   for (const [k, b] of Object.entries(input.blast)) if (b.parts.length) affected[k] = b.parts;
   const details = map.sections.flatMap((s, si) => s.lines.map((_, li) => detail(map, si, li, input))).join('\n');
@@ -183,19 +231,23 @@ export function renderMapHtml(input: MapPageInput): string {
     .filter((s) => count(s))
     .map((s) => `${badge(s)} <span class="muted">${count(s)}</span>`)
     .join(' ');
+  const command = w
+    ? `kubectl arch what-if ${w.doc.hypothesis.nodes.join(' ')}${w.doc.hypothesis.remove ? ' --remove' : ''}`
+    : 'kubectl arch map';
   const body = `<header>
-<h1>kubectl arch map <span class="muted">— ${esc(map.distribution)} ${esc(map.serverVersion)}</span></h1>
+<h1>${esc(command)} <span class="muted">— ${esc(map.distribution)} ${esc(map.serverVersion)}</span></h1>
+${w ? whatIfHeader(w) : ''}
 <p class="muted">${esc(sourceLine(input.source))}${input.source.namespace ? `, namespace ${esc(input.source.namespace)}` : ''} · ${esc(map.nodes)}</p>
-<p class="legend" aria-label="parts by status">${legend}</p>
+<p class="legend" aria-label="parts by status">${legend}${w ? ` ${WOULD_BREAK} <span class="muted">${Object.keys(w.parts).length}</span>` : ''}</p>
 </header>
 <main class="wrap">
 <div class="picture" role="group" aria-label="The cluster by contract: clients and loops go through the door to the state; the interfaces sit at the node boundary">
-${zone(map, 'loops', 'loops')}
+${zone(map, 'loops', 'loops', w)}
 <div class="cycle" aria-hidden="true">${ARROWS_UD}<span>loops watch and write through the door; the door tells them what changed</span></div>
 <section class="zone users" aria-label="clients"><h2>CLIENTS</h2><ul><li>users, kubectl, CI</li><li>the loops above</li><li>kubelets below</li></ul></section>
 <div class="a1" aria-hidden="true">${ARROW_R}<br>requests</div>
 <div class="cp"><p class="layout">${esc(input.layout.text)}</p><div class="row">${door}<div class="a2" aria-hidden="true">${ARROW_R}<br>reads, writes</div>${state}</div></div>
-${zone(map, 'interfaces', 'iface')}
+${zone(map, 'interfaces', 'iface', w)}
 <div class="nodes"><strong>nodes</strong> — ${esc(map.nodes)}: each runs a kubelet, which talks only to the door, and the interfaces above</div>
 </div>
 <aside aria-label="details of the selected part" aria-live="polite">
@@ -205,13 +257,20 @@ ${details}
 </main>
 <footer>kubectl-arch ${esc(input.version)} · read-only: nothing was changed to draw this page · findings in full: <code>kubectl arch doctor -o html</code></footer>`;
   return page({
-    title: `kubectl arch map — ${map.distribution} ${map.serverVersion}`,
+    title: `${command} — ${map.distribution} ${map.serverVersion}`,
     css: MAP_CSS,
     script: MAP_JS,
     body,
     data: {
       id: 'arch-data',
-      value: { apiVersion: 'kubectl-arch/v1', kind: 'ArchMap', source: input.source, ...map, affected },
+      value: {
+        apiVersion: 'kubectl-arch/v1',
+        kind: w ? 'WhatIfMap' : 'ArchMap',
+        source: input.source,
+        ...map,
+        affected,
+        ...(w ? { whatIf: { hypothesis: w.doc.hypothesis, predictions: w.doc.predictions, verdict: w.doc.verdict } } : {}),
+      },
     },
   });
 }

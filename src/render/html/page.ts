@@ -72,7 +72,7 @@ export function fixHtml(fix: string[] | undefined): string {
   return `<h5>fix</h5><ol class="fix">${fix.map((f) => `<li><pre class="cmd"><code>${esc(f)}</code></pre></li>`).join('')}</ol>`;
 }
 
-export function findingHtml(f: Finding): string {
+export function findingHtml(f: Pick<Finding, 'severity' | 'code' | 'title' | 'message' | 'objects' | 'why' | 'fix'>): string {
   return `<div class="finding s-${f.severity}">
 <p>${badge(f.severity)} <span class="code">${esc(f.code)}</span> <span class="title">${esc(f.title)}</span></p>
 <p class="message">${esc(f.message)}</p>
