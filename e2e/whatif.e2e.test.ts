@@ -36,6 +36,17 @@ const key = (code: string, objects: Obj[]): string =>
     .map((o) => `${o.kind}/${o.namespace ?? ''}/${o.name}`)
     .sort()
     .join(', ')}`;
+type MapJson = { sections: Array<{ lines: Array<{ name: string; checks: Array<{ status: string; worst?: string }> }> }> };
+const RANK: Record<string, number> = { info: 1, warning: 2, error: 3, critical: 4 };
+/** Each part of the map (by name) with the rank of its worst finding (0: none). */
+const partRanks = (m: MapJson): Map<string, number> =>
+  new Map(
+    m.sections.flatMap((s) =>
+      s.lines.map(
+        (l) => [l.name, Math.max(0, ...l.checks.filter((c) => c.status === 'findings').map((c) => RANK[c.worst ?? 'info']!))] as const,
+      ),
+    ),
+  );
 const findingKeys = (r: Report): string[] => r.checks.flatMap((c) => c.findings.map((f) => key(f.code, f.objects as Obj[]))).sort();
 
 /** On top of the kubeadm base (coredns on w-1 and w-2): one app only on w-2, one spread, a fail-closed webhook on w-2. */
@@ -138,7 +149,14 @@ describe('what-if against the real control plane: a worker whose heartbeats stop
 
   test('what appeared in doctor after w-2 went down is what what-if predicted, and all of it appeared', async () => {
     const before = await run(['doctor']);
+    const mapBefore = partRanks((await run(['map'])).json);
     const predicted = await run(['what-if', DOWN]);
+    // the same prediction drawn: the parts of the map marked "would break"
+    const page = await kubectl(['arch', 'what-if', DOWN, '--kubeconfig', cp.kubeconfig, '--context', 'reader', '-o', 'html']);
+    expect([page.code, page.stderr]).toEqual([1, '']);
+    const marked = [...page.stdout.matchAll(/<button[^>]*class="part[^"]*\bpredicted\b[^"]*"[^>]*>.*?<span class="name">([^<]*)<\/span>/g)]
+      .map((m) => m[1]!)
+      .sort();
     const predictions = predicted.json.predictions as Prediction[];
     // the prediction, written down before the outage: the webhook's only backend and half of DNS are on w-2
     expect(predictions.map((p) => `${p.code} ${p.from}`)).toEqual(
@@ -170,6 +188,11 @@ describe('what-if against the real control plane: a worker whose heartbeats stop
     const fromChecks = predictions.filter((p) => p.from !== 'what-if').map((p) => key(p.code, p.objects));
     expect(appeared).toEqual([...fromChecks].sort());
     expect(after.code).toBe(1);
+    // and on the map: the parts that got worse are the parts the what-if page marked
+    const mapAfter = partRanks((await run(['map'])).json);
+    const worse = [...mapAfter].filter(([name, r]) => r > (mapBefore.get(name) ?? 0)).map(([name]) => name);
+    expect(marked.length).toBeGreaterThan(0);
+    expect(marked).toEqual(worse.sort());
 
     // what-if's own predictions are about things doctor does not judge: held to the objects themselves
     for (const p of predictions.filter((x) => x.code === 'ARCH-WI01')) {
