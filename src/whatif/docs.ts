@@ -16,6 +16,8 @@ export const WHATIF_DOCS = {
     'that stop kubectl drain, pods pinned to volumes on those nodes, whether the pods to move fit on the schedulable',
     'nodes left by their requests, controllers that stop, ingress with no backend, no API server left, the only etcd',
     'snapshots removed. For several nodes it also predicts each alone and says whether one at a time is safe.',
+    'With -o html the predictions are drawn on the map of the cluster as it would be: a part that carries one is marked',
+    '"would break"; what no part draws (workloads, volumes, capacity) is listed under the verdict.',
   ].join('\n'),
   why: [
     'Every other command reports what is broken now; maintenance asks what will break. kubectl drain learns about a',
