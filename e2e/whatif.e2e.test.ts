@@ -12,6 +12,7 @@ import { loadScenario } from './lib/load.mjs';
 import { grantReaders } from './lib/readers.mjs';
 import { build, CAPTURED, type Scenario } from '../scenarios/index.js';
 import { kubectl } from '../__tests__/helpers/run.js';
+import { worstRank, type Severity } from '../src/model.js';
 
 const bins = controlPlaneBinaries();
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -36,14 +37,13 @@ const key = (code: string, objects: Obj[]): string =>
     .map((o) => `${o.kind}/${o.namespace ?? ''}/${o.name}`)
     .sort()
     .join(', ')}`;
-type MapJson = { sections: Array<{ lines: Array<{ name: string; checks: Array<{ status: string; worst?: string }> }> }> };
-const RANK: Record<string, number> = { info: 1, warning: 2, error: 3, critical: 4 };
-/** Each part of the map (by name) with the rank of its worst finding (0: none). */
+type MapJson = { sections: Array<{ lines: Array<{ name: string; checks: Array<{ status: string; worst?: Severity }> }> }> };
+/** Each part of the map (by name) with the rank of its worst finding (-1: none), as worstRank ranks findings. */
 const partRanks = (m: MapJson): Map<string, number> =>
   new Map(
     m.sections.flatMap((s) =>
       s.lines.map(
-        (l) => [l.name, Math.max(0, ...l.checks.filter((c) => c.status === 'findings').map((c) => RANK[c.worst ?? 'info']!))] as const,
+        (l) => [l.name, worstRank(l.checks.filter((c) => c.status === 'findings').map((c) => ({ severity: c.worst ?? 'info' })))] as const,
       ),
     ),
   );
@@ -190,7 +190,7 @@ describe('what-if against the real control plane: a worker whose heartbeats stop
     expect(after.code).toBe(1);
     // and on the map: the parts that got worse are the parts the what-if page marked
     const mapAfter = partRanks((await run(['map'])).json);
-    const worse = [...mapAfter].filter(([name, r]) => r > (mapBefore.get(name) ?? 0)).map(([name]) => name);
+    const worse = [...mapAfter].filter(([name, r]) => r > (mapBefore.get(name) ?? -1)).map(([name]) => name);
     expect(marked.length).toBeGreaterThan(0);
     expect(marked).toEqual(worse.sort());
 

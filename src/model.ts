@@ -145,6 +145,13 @@ export const gkKey = (group: string, kind: string): string => (group ? `${kind}.
 export const refText = (r: { kind?: string; namespace?: string; name: string }): string =>
   `${r.kind ?? '?'} ${r.namespace ? `${r.namespace}/` : ''}${r.name}`;
 
+/** One fault's identity across runs and sources: its code and the objects it names, in any order. */
+export const faultKey = (f: { code: string; objects: Array<{ kind?: string; namespace?: string; name: string }> }): string =>
+  `${f.code}|${f.objects
+    .map((o) => `${o.kind}/${o.namespace ?? ''}/${o.name}`)
+    .sort()
+    .join(',')}`;
+
 /** The rank of the worst severity among findings, -1 for none (for exit codes and ordering). */
 export const worstRank = (findings: Iterable<{ severity: Severity }>): number => {
   let w = -1;

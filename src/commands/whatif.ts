@@ -2,14 +2,13 @@
 // the architecture: the checks run on the cluster as it would be (src/whatif/), read-only, live or on a snapshot.
 // Exit 1 when a prediction is at or above --fail-on, so `kubectl arch what-if n3 && kubectl drain n3` is a gate.
 import { CHECKS } from '../checks/registry.js';
-import { evidenceTime, runChecks } from '../checks/run.js';
+import { evidenceTime } from '../checks/run.js';
 import { EXIT, InputError } from '../errors.js';
 import { fingerprint } from '../fingerprint.js';
 import { SEVERITY_RANK, worstRank } from '../model.js';
 import { R } from '../resources.js';
 import { REPORT_API_VERSION } from '../render/report.js';
 import { termSafe } from '../lib/safe.js';
-import { hypothesize } from '../whatif/hypothesis.js';
 import { severityIf, whatIf } from '../whatif/predict.js';
 import { VERSION } from '../version.js';
 import { acquire, exitFor, stdoutStyle, type GlobalArgs } from './common.js';
@@ -89,9 +88,9 @@ export async function whatIfReport(args: WhatIfArgs): Promise<{
         import('../map/build.js'),
         import('../whatif/draw.js'),
       ]);
-      const hyp = hypothesize(snap, h, now);
-      // the parts carry the severities the predictions do
-      const results = runChecks(CHECKS, hyp, { now }).map((c) => ({
+      // the cluster as the prediction saw it; the parts carry the severities the predictions do
+      const hyp = r.asItWouldBe.snapshot;
+      const results = r.asItWouldBe.results.map((c) => ({
         ...c,
         findings: c.findings.map((f) => ({ ...f, severity: severityIf(f) })),
       }));

@@ -3,11 +3,10 @@
 // drawn on a part of their contract that names one of their objects. The rest (workloads, mostly) no part draws:
 // the page lists them, never drops them.
 import { partKey } from '../map/blast.js';
-import type { ArchMap, CheckResult, ObjectRef } from '../model.js';
+import { faultKey, type ArchMap, type CheckResult, type ObjectRef } from '../model.js';
 import type { Prediction } from './predict.js';
 
 const ref = (o: ObjectRef): string => `${o.kind}/${o.namespace ?? ''}/${o.name}`;
-const refs = (os: ObjectRef[]): string => os.map(ref).sort().join(',');
 
 export interface DrawnPredictions {
   /** By part key (src/map/blast.ts): the predictions drawn on that part. */
@@ -17,6 +16,14 @@ export interface DrawnPredictions {
 }
 
 export function drawPredictions(map: ArchMap, results: CheckResult[], predictions: Prediction[]): DrawnPredictions {
+  // the checks' predictions by the finding they are (check, code, objects), once
+  const byFinding = new Map<string, Prediction[]>();
+  for (const p of predictions)
+    if (p.from !== 'what-if') {
+      const k = `${p.from}|${faultKey(p)}`;
+      byFinding.set(k, [...(byFinding.get(k) ?? []), p]);
+    }
+  const own = predictions.filter((p) => p.from === 'what-if');
   const parts: Record<string, Prediction[]> = {};
   const drawn = new Set<Prediction>();
   const put = (key: string, p: Prediction): void => {
@@ -31,14 +38,12 @@ export function drawPredictions(map: ArchMap, results: CheckResult[], prediction
         const r = results.find((x) => x.id === c.id);
         for (const i of c.indexes ?? []) {
           const f = r?.findings[i];
-          if (!f) continue;
-          for (const p of predictions) if (p.from === c.id && p.code === f.code && refs(p.objects) === refs(f.objects)) put(key, p);
+          for (const p of f ? (byFinding.get(`${c.id}|${faultKey(f)}`) ?? []) : []) put(key, p);
         }
       }
       const mine = new Set((line.objects ?? []).map(ref));
       if (!mine.size) return;
-      for (const p of predictions)
-        if (p.from === 'what-if' && p.contract === sec.contract && p.objects.some((o) => mine.has(ref(o)))) put(key, p);
+      for (const p of own) if (p.contract === sec.contract && p.objects.some((o) => mine.has(ref(o)))) put(key, p);
     }),
   );
   return { parts, undrawn: predictions.filter((p) => !drawn.has(p)) };

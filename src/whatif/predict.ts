@@ -7,7 +7,16 @@ import type { Check } from '../checks/types.js';
 import { quorumView } from '../etcd/quorum.js';
 import { detectDistribution } from '../fingerprint.js';
 import { isReady, refOf } from '../lib/k8s.js';
-import { SEVERITY_RANK, type Contract, type Finding, type KObject, type ObjectRef, type Severity } from '../model.js';
+import {
+  faultKey,
+  SEVERITY_RANK,
+  type CheckResult,
+  type Contract,
+  type Finding,
+  type KObject,
+  type ObjectRef,
+  type Severity,
+} from '../model.js';
 import { R } from '../resources.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import { hypothesize, type Hypothesis } from './hypothesis.js';
@@ -31,11 +40,6 @@ export interface Prediction {
 /** Findings that only restate the hypothesis (a server's lease goes stale with it) or cannot be predicted. */
 const RESTATES = new Set(['ARCH-EQ05', 'ARCH-EQ07', 'ARCH-DNS03']);
 
-const key = (f: Pick<Finding, 'code' | 'objects'>): string =>
-  `${f.code}|${f.objects
-    .map((o) => `${o.kind}/${o.namespace ?? ''}/${o.name}`)
-    .sort()
-    .join(',')}`;
 const rank = (s: Severity): number => SEVERITY_RANK[s];
 
 /** A finding's severity as a prediction: a reboot of one server of three keeps quorum, within what the cluster was
@@ -450,13 +454,21 @@ export interface WhatIfResult {
   /** For several nodes: whether taking them one at a time is safe where all at once is not (null for one node). */
   oneAtATime: { safe: boolean; each: Array<{ node: string; worst: Severity | null }> } | null;
   notes: string[];
+  /** The cluster as it would be and every check's result on it (what `what-if -o html` draws); not in -o json. */
+  asItWouldBe: { snapshot: Snapshot; results: CheckResult[] };
 }
 
 const contractOf = (checks: Check[], id: string): WhatIfContract => checks.find((c) => c.id === id)?.map[0]?.contract ?? 'workloads';
 
-function predictOnce(snap: Snapshot, h: Hypothesis, now: Date, checks: Check[], base = runChecks(checks, snap, { now })): Prediction[] {
+function predictOnce(
+  snap: Snapshot,
+  h: Hypothesis,
+  now: Date,
+  checks: Check[],
+  base = runChecks(checks, snap, { now }),
+): { predictions: Prediction[]; asItWouldBe: WhatIfResult['asItWouldBe'] } {
   const hyp = hypothesize(snap, h, now);
-  const before = new Map(base.flatMap((r) => r.findings.map((f) => [key(f), f] as const)));
+  const before = new Map(base.flatMap((r) => r.findings.map((f) => [faultKey(f), f] as const)));
   const objs = (f: Finding): Set<string> => new Set(f.objects.map((o) => `${o.kind}/${o.namespace ?? ''}/${o.name}`));
   // the same fault already reported, as it is: the same code on some of the same objects (its object list can shrink
   // with the nodes), or the same objects under a milder code of the same check (an orphan that stops running)
@@ -468,7 +480,7 @@ function predictOnce(snap: Snapshot, h: Hypothesis, now: Date, checks: Check[], 
         const shared = [...objs(f)].some((x) => a.has(x));
         return (
           (b.code === f.code && (shared || (!a.size && !f.objects.length))) ||
-          (b.checkId === f.checkId && shared && key(b) !== key(f) && a.size === objs(f).size)
+          (b.checkId === f.checkId && shared && faultKey(b) !== faultKey(f) && a.size === objs(f).size)
         );
       }),
     );
@@ -477,10 +489,11 @@ function predictOnce(snap: Snapshot, h: Hypothesis, now: Date, checks: Check[], 
   let quorumAfter: string | undefined;
   const afterLine = (): string => (quorumAfter ??= quorumView(hyp, now).verdictLine);
   const membersRemoved = h.remove ? quorumView(snap, now).members.filter((m) => m.node && h.nodes.includes(m.node)).length : 0;
-  for (const r of runChecks(checks, hyp, { now })) {
+  const results = runChecks(checks, hyp, { now });
+  for (const r of results) {
     for (const f of r.findings) {
       if (RESTATES.has(f.code)) continue;
-      const was = before.get(key(f));
+      const was = before.get(faultKey(f));
       if (was && rank(was.severity) >= rank(f.severity)) continue;
       if (known(f)) continue;
       const severity = severityIf(f);
@@ -515,12 +528,15 @@ function predictOnce(snap: Snapshot, h: Hypothesis, now: Date, checks: Check[], 
       });
     }
   }
-  return [...predicted, ...own(snap, h, now, checks)].sort((a, b) => rank(b.severity) - rank(a.severity));
+  return {
+    predictions: [...predicted, ...own(snap, h, now, checks)].sort((a, b) => rank(b.severity) - rank(a.severity)),
+    asItWouldBe: { snapshot: hyp, results },
+  };
 }
 
 export function whatIf(snap: Snapshot, h: Hypothesis, now: Date, checks: Check[]): WhatIfResult {
   const base = runChecks(checks, snap, { now });
-  const predictions = predictOnce(snap, h, now, checks, base);
+  const { predictions, asItWouldBe } = predictOnce(snap, h, now, checks, base);
   const notes: string[] = [];
   if (snap.gap(R.pods)) notes.push('pods are not visible: workloads, volumes and capacity are not predicted');
   if (snap.gap(R.pdbs)) notes.push('PodDisruptionBudgets are not visible: whether kubectl drain would wait is not predicted');
@@ -533,11 +549,11 @@ export function whatIf(snap: Snapshot, h: Hypothesis, now: Date, checks: Check[]
   let oneAtATime: WhatIfResult['oneAtATime'] = null;
   if (h.nodes.length > 1) {
     const each = h.nodes.map((node) => {
-      const p = predictOnce(snap, { nodes: [node], remove: h.remove }, now, checks, base);
+      const p = predictOnce(snap, { nodes: [node], remove: h.remove }, now, checks, base).predictions;
       const w = p.reduce<Severity | null>((a, x) => (!a || rank(x.severity) > rank(a) ? x.severity : a), null);
       return { node, worst: w };
     });
     oneAtATime = { safe: each.every((e) => !e.worst || rank(e.worst) < rank('error')), each };
   }
-  return { hypothesis: h, predictions, oneAtATime, notes };
+  return { hypothesis: h, predictions, oneAtATime, notes, asItWouldBe };
 }

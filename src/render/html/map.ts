@@ -7,7 +7,7 @@
 import type { ArchMap, LineCheck, MapLine, MapSection } from '../../map/build.js';
 import type { BlastNode, BlastRadius, ControlPlaneLayout } from '../../map/blast.js';
 import { partKey } from '../../map/blast.js';
-import { SEVERITY_RANK, type CheckResult } from '../../model.js';
+import { faultKey, SEVERITY_RANK, type CheckResult } from '../../model.js';
 import type { Report } from '../report.js';
 import { groupMany, hypothesisLine, oneAtATimeLine, restLine, verdictLine, type Pred, type WhatIfDoc } from '../whatif.js';
 import { attrs, esc } from './escape.js';
@@ -90,12 +90,6 @@ function checkLine(c: LineCheck): string {
   return `<li>${badge(s, c.findings > 1 ? ` ×${c.findings}` : '')} <code>${esc(c.id)}</code>${c.findings ? ` — ${c.findings} finding${c.findings === 1 ? '' : 's'} on this part` : ''}</li>`;
 }
 
-const sameFault = (f: Pick<Pred, 'code' | 'objects'>): string =>
-  `${f.code}|${f.objects
-    .map((o) => `${o.kind}/${o.namespace ?? ''}/${o.name}`)
-    .sort()
-    .join(',')}`;
-
 function detail(map: ArchMap, si: number, li: number, input: MapPageInput): string {
   const sec = map.sections[si]!;
   const line = sec.lines[li]!;
@@ -104,13 +98,13 @@ function detail(map: ArchMap, si: number, li: number, input: MapPageInput): stri
   const b = input.blast[key];
   const predicted = input.whatIf?.parts[key] ?? [];
   // what-if: a finding shown as a prediction is not shown twice; the others were there before (or restate the hypothesis)
-  const shown = new Set(predicted.map(sameFault));
+  const shown = new Set(predicted.map(faultKey));
   const findings = line.checks.flatMap((c) => {
     const r = input.results.find((x) => x.id === c.id);
     return (c.indexes ?? [])
       .map((i) => r?.findings[i])
       .filter((f) => f !== undefined)
-      .filter((f) => !shown.has(sameFault(f)));
+      .filter((f) => !shown.has(faultKey(f)));
   });
   const reasons = line.checks
     .map((c) => input.results.find((x) => x.id === c.id))
