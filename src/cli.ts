@@ -7,8 +7,8 @@ import { installProcessHandlers } from './lifecycle.js';
 import { termSafe } from './lib/safe.js';
 import { versionLine } from './fast-paths.js';
 import type { GlobalArgs } from './commands/common.js';
-import { picturesOf } from './commands/pictures.js';
-import { MACHINE_FORMATS, OUTPUTS, PICTURE_FORMATS } from './render/formats/model.js';
+import { drawnElsewhere } from './commands/pictures.js';
+import { MACHINE_FORMATS, OUTPUTS } from './render/formats/model.js';
 import type { Argv } from 'yargs';
 
 /** Options of the commands that judge a cluster: several contexts at once, and accepted risks. */
@@ -41,9 +41,8 @@ function plainOutput(a: unknown, command: string): void {
   const o = (a as GlobalArgs).output;
   if ((MACHINE_FORMATS as readonly string[]).includes(o))
     throw new InputError(`-o ${o} is for doctor, orphans and quorum, not ${command}`, 'use -o table, json or yaml');
-  if (o === 'html' && command === 'what-if') return;
-  if ((PICTURE_FORMATS as readonly string[]).includes(o))
-    throw new InputError(`-o ${o} is for ${picturesOf(o)}, not ${command}`, 'use -o table, json or yaml');
+  const by = drawnElsewhere(o, command);
+  if (by) throw new InputError(`-o ${o} is for ${by}, not ${command}`, 'use -o table, json or yaml');
 }
 
 function fail(e: unknown, verbose: boolean): number {

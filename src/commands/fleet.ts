@@ -17,7 +17,7 @@ import { VERSION } from '../version.js';
 import { exitFor, runDeadline, stdoutStyle, type Acquired, type GlobalArgs } from './common.js';
 import type { Deadline } from '../lib/deadline.js';
 import { printStructured, writeOut } from './output.js';
-import { picturesOf } from './pictures.js';
+import { drawnElsewhere } from './pictures.js';
 import { stopwatch } from '../lib/time.js';
 import { acceptedRisks, placeOf, risksInfo, sayRisks } from './risks.js';
 
@@ -272,10 +272,11 @@ export function structuredOf(r: Runs): Record<string, unknown> {
 
 /** doctor, orphans and quorum: one context or many, in every output format. */
 export async function execute(command: string, args: GlobalArgs, fn: PerContext): Promise<number> {
-  // pages and pictures: html is doctor's (and map's, what-if's); mermaid and dot are map's - a usage error before any request
-  if ((args.output === 'html' && command !== 'doctor') || args.output === 'mermaid' || args.output === 'dot')
+  // pages and pictures: html is doctor's here; mermaid and dot are map's - a usage error before any request
+  const by = drawnElsewhere(args.output, command);
+  if (by)
     throw new InputError(
-      `-o ${args.output} is for ${picturesOf(args.output)}, not ${command}`,
+      `-o ${args.output} is for ${by}, not ${command}`,
       'use -o table, json, yaml, sarif, junit, prometheus or policyreport',
     );
   const runs = await runAll(command, args, fn);
