@@ -9,5 +9,7 @@ export default {
   testPathIgnorePatterns: ['/node_modules/', '\\.release\\.test\\.ts$', '\\.browser\\.test\\.ts$'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true }] },
+  // one seed for every property test (FC_SEED, else fixed): a run never fails by chance
+  setupFiles: ['<rootDir>/__tests__/helpers/seed.ts'],
   testTimeout: 60000,
 };

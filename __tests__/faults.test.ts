@@ -1,8 +1,8 @@
 // Trustworthy under faults: each defect found by a hostile review, reproduced against the local API
 // server or with crafted files, and what the user sees now.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { cpSync, existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiClient, DEFAULT_CLIENT_OPTIONS } from '../src/cluster/client.js';
 import { connect } from '../src/cluster/connect.js';
@@ -391,6 +391,12 @@ describe('snapshots are safe to send', () => {
 describe('cluster text never drives the terminal', () => {
   const hostile = `Service "x" is invalid: spec.clusterIPs[0]: Invalid value: "${ESC}]0;pwned\x07${ESC}[2J${ESC}]8;;http://evil${ESC}\\\\link${ESC}]8;;${ESC}\\\\": may not change once set`;
 
+  test('names that differ only in what cannot be seen print apart (they all read n1 before)', async () => {
+    const r = await arch(['what-if', 'n1\u200b', 'n1\ufeff', 'n1\u2028', 'n1', '--snapshot', EXAMPLE]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('nodes "n1\\u200b", "n1\\ufeff", "n1\\u2028", "n1" do not exist');
+  });
+
   test('table output escapes control characters; JSON keeps the exact text', async () => {
     const dir = tmp();
     const ev = obj('v1', 'Event', 'e1', 'kube-system', {
@@ -501,6 +507,28 @@ describe('crafted snapshot files', () => {
     );
     expect(loadSnapshot(f).of(R.nodes)).toHaveLength(1);
   });
+
+  test('a snapshot directory is read, never waited on: a FIFO or a link to a device is refused at once (exit 2)', async () => {
+    // a FIFO blocked the run forever (past --deadline, deaf to SIGTERM); a link to /dev/zero grew to 1.8 GB
+    const fifoDir = tmp();
+    cpSync(EXAMPLE, fifoDir, { recursive: true });
+    execFileSync('mkfifo', [join(fifoDir, 'zz-pipe.yaml')]);
+    const zeroDir = tmp();
+    cpSync(EXAMPLE, zeroDir, { recursive: true });
+    symlinkSync('/dev/zero', join(zeroDir, 'zz-zero.json'));
+    for (const [dir, what] of [
+      [fifoDir, 'a FIFO'],
+      [zeroDir, 'a character device'],
+    ] as const) {
+      const r = await arch(['doctor', '--snapshot', dir, '--deadline', '30s']);
+      expect([r.code, r.stdout]).toEqual([2, '']);
+      expect(r.stderr).toContain(`is not a regular file (${what})`);
+    }
+    // a regular file behind a link is read as any other
+    const linked = tmp();
+    for (const f of readdirSync(EXAMPLE)) symlinkSync(join(EXAMPLE, f), join(linked, f));
+    expect((await arch(['doctor', '--snapshot', linked, '-o', 'json', '--fail-on', 'none'])).code).toBe(0);
+  }, 60_000);
 
   test('piping into head ends quietly (no EPIPE stack)', async () => {
     const r = await run('/bin/bash', ['-c', `set -o pipefail; ${BIN} doctor --snapshot ${EXAMPLE} -o yaml --fail-on none | head -1`]);

@@ -82,33 +82,31 @@ const without = (o: unknown, keys: string[]): unknown => {
   return out;
 };
 
-/** Argo CD Applications: sync policy, destination, where the source is, and status — never Helm values,
- *  parameters or plugin env (they can hold credentials). */
-const trimSource = (src: unknown): unknown => {
-  if (!src || typeof src !== 'object') return src;
-  const s = src as Record<string, unknown>;
-  return { repoURL: s.repoURL, path: s.path, chart: s.chart, targetRevision: s.targetRevision, ref: s.ref };
+/** Argo CD Applications: the status parts no check reads (history repeats every past source). Sources, wherever
+ *  Argo CD copies them, are cut to where they are by the scrub (snapshot/scrub.ts), which sees every copy. */
+const trimApplication = (o: KObject): KObject => {
+  const status = without(o.status, ['history', 'summary', 'sourceHydrator']) as Record<string, unknown> | undefined;
+  // which objects it manages (orphans: an Application that manages something is live), not their diffs
+  if (status && Array.isArray(status.resources))
+    status.resources = status.resources.map((r: Record<string, unknown>) => ({
+      group: r?.group,
+      version: r?.version,
+      kind: r?.kind,
+      namespace: r?.namespace,
+      name: r?.name,
+      status: r?.status,
+    }));
+  return { ...o, status };
 };
-const trimApplication = (o: KObject): KObject => ({
-  ...o,
-  spec:
-    o.spec && typeof o.spec === 'object'
-      ? {
-          ...(without(o.spec, ['source', 'sources']) as object),
-          ...(o.spec.source ? { source: trimSource(o.spec.source) } : {}),
-          ...(Array.isArray(o.spec.sources) ? { sources: o.spec.sources.map(trimSource) } : {}),
-        }
-      : o.spec,
-  status: without(o.status, ['history', 'summary', 'resources', 'sourceHydrator']),
-});
 
-/** Flux: HelmRelease values and Kustomization post-build substitutions can hold credentials. */
+/** Flux: HelmRelease values and post-renderer patches, Kustomization patches and post-build substitutions can hold
+ *  credentials; no check reads them. */
 const trimFlux = (o: KObject): KObject => ({
   ...o,
   spec:
     o.spec && typeof o.spec === 'object'
       ? {
-          ...(without(o.spec, ['values']) as object),
+          ...(without(o.spec, ['values', 'postRenderers', 'patches', 'patchesStrategicMerge', 'patchesJson6902']) as object),
           ...(o.spec.postBuild ? { postBuild: without(o.spec.postBuild, ['substitute']) } : {}),
         }
       : o.spec,
@@ -192,7 +190,8 @@ const CONFIGMAP_KEYS = new Map<string, (ns: string | undefined) => readonly stri
   ['argocd-cm', () => ['application.resourceTrackingMethod', 'application.instanceLabelKey', 'installationID']],
   ['cluster-dns', (ns) => (ns === 'kube-system' ? ['clusterDNS', 'clusterDomain'] : null)],
   ['kubeadm-config', (ns) => (ns === 'kube-system' ? ['ClusterConfiguration'] : null)],
-  // K3s/RKE2 before ETCDSnapshotFile: one key per snapshot, its record as JSON (no credentials: K3s masks the S3 keys)
+  // K3s/RKE2 before ETCDSnapshotFile: one key per snapshot, its record as JSON (K3s masks the S3 keys; the rest is cut
+  // to what the backup check reads)
   ['k3s-etcd-snapshots', (ns) => (ns === 'kube-system' ? 'all' : null)],
   ['rke2-etcd-snapshots', (ns) => (ns === 'kube-system' ? 'all' : null)],
 ]);
@@ -213,12 +212,32 @@ function etcdSectionOnly(text: string): string {
   return out.join('\n');
 }
 
+/** A K3s/RKE2 etcd snapshot record (JSON) with only what the backup check reads: not its extra metadata, which holds
+ *  whatever the user put in k3s-etcd-snapshot-extra-metadata. */
+function snapshotRecord(v: string): string | undefined {
+  let j: unknown;
+  try {
+    j = JSON.parse(v);
+  } catch {
+    return undefined;
+  }
+  if (!j || typeof j !== 'object' || Array.isArray(j)) return undefined;
+  const r = j as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const k of ['name', 'location', 'nodeName', 'createdAt', 'status', 'message']) if (r[k] !== undefined) out[k] = r[k];
+  return JSON.stringify(out);
+}
+
 const trimConfigMap = (o: KObject): KObject => {
   const keys = configMapKeys(o.metadata.name, o.metadata.namespace);
-  if (!keys) return { ...o, data: undefined, binaryData: undefined };
+  // no body (listed metadata-only): nothing to keep, and no empty data to read as "no keys"
+  if (!keys || (o.data === undefined && o.binaryData === undefined)) return { ...o, data: undefined, binaryData: undefined };
   const data: Record<string, string> = {};
   if (keys === 'all') {
-    for (const [k, v] of Object.entries((o.data as Record<string, unknown> | undefined) ?? {})) if (typeof v === 'string') data[k] = v;
+    for (const [k, v] of Object.entries((o.data as Record<string, unknown> | undefined) ?? {})) {
+      const record = typeof v === 'string' ? snapshotRecord(v) : undefined;
+      if (record !== undefined) data[k] = record;
+    }
     return { apiVersion: o.apiVersion, kind: o.kind, metadata: o.metadata, data };
   }
   for (const k of keys) {

@@ -5,7 +5,7 @@
 import type { NodeGet } from '../model.js';
 import type { KObject, Need } from '../model.js';
 import { gkKey } from '../model.js';
-import { scrub } from '../snapshot/scrub.js';
+import { ingest } from '../snapshot/scrub.js';
 import { Snapshot, type ServerVersion } from '../snapshot/snapshot.js';
 import { shapeProblem } from '../snapshot/validate.js';
 import { ApiClient, ApiStatusError, ApiTransportError, connectionError } from './client.js';
@@ -218,8 +218,8 @@ async function listOnceStep(client: ApiClient, n: Need, snap: Snapshot, opts: Fe
     if (problem) throw new ApiTransportError(`the server sent a malformed ${n.kind} (${problem})`, path, 'BADJSON');
     let o = it as unknown as KObject;
     if (n.keep && !n.keep(o)) return null;
-    if (n.trim) o = n.trim(o);
-    return scrub(o);
+    // the one door of every object into a snapshot, listed or loaded: its type's trim, then the scrub
+    return ingest(o);
   };
   const listOnce = (
     fieldSelector: string | undefined,

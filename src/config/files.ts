@@ -6,10 +6,11 @@
 // `trust:` in the user's file. A repository can carry a .kubectl-arch.yaml: cloning one and running doctor in it
 // must not silence findings nobody agreed to (as git's safe.directory and direnv's allow, the consent is the
 // user's, written where only the user writes).
-import { closeSync, constants, existsSync, fstatSync, openSync, readSync, realpathSync, type Stats } from 'node:fs';
+import { closeSync, existsSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { InputError } from '../errors.js';
+import { openRegular, readFull } from '../lib/files.js';
 
 export function userConfigPath(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
   if (platform === 'win32' && env.APPDATA) return join(env.APPDATA, 'kubectl-arch', 'config.yaml');
@@ -66,49 +67,18 @@ export function isTrusted(dir: string, trust: readonly string[]): boolean {
 /** A config file of rules is a few KB; anything much larger is not one. */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
 
-const kindOf = (st: Stats): string =>
-  st.isDirectory()
-    ? 'a directory'
-    : st.isCharacterDevice()
-      ? 'a character device'
-      : st.isBlockDevice()
-        ? 'a block device'
-        : st.isFIFO()
-          ? 'a FIFO'
-          : st.isSocket()
-            ? 'a socket'
-            : 'not a file';
-
 /**
  * A config file's text: regular files only, at most MAX_CONFIG_BYTES, checked on the open file before reading
  * (so nothing can swap the file between the check and the read). O_NONBLOCK: opening a FIFO would otherwise wait
  * for a writer forever; /dev/zero would be read until memory ran out.
  */
 export function readConfigText(file: string): string {
-  let fd: number;
+  const hint = 'accepted-risk rules are read from regular files only, a few KB';
+  const { fd, size } = openRegular(file, `config ${file}`, MAX_CONFIG_BYTES, hint);
   try {
-    fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    const buf = Buffer.alloc(size);
+    return buf.subarray(0, readFull(fd, buf, size)).toString('utf8');
   } catch (e) {
-    throw new InputError(`cannot read config ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile())
-      throw new InputError(`config ${file} is not a regular file (${kindOf(st)})`, 'accepted-risk rules are read from regular files only');
-    const tooBig = (n: number) => new InputError(`config ${file} is larger than 1 MiB (${n} bytes)`, 'a config file holds rules, a few KB');
-    if (st.size > MAX_CONFIG_BYTES) throw tooBig(st.size);
-    // read until the end, one byte past the limit at most (the file may have grown since fstat)
-    const buf = Buffer.alloc(MAX_CONFIG_BYTES + 1);
-    let n = 0;
-    for (;;) {
-      const got = readSync(fd, buf, n, buf.length - n, null);
-      n += got;
-      if (got === 0 || n === buf.length) break;
-    }
-    if (n > MAX_CONFIG_BYTES) throw tooBig(n);
-    return buf.subarray(0, n).toString('utf8');
-  } catch (e) {
-    if (e instanceof InputError) throw e;
     throw new InputError(`cannot read config ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   } finally {
     closeSync(fd);

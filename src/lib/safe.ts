@@ -1,24 +1,34 @@
-// Text from the cluster (event messages, annotations, server errors, names in files) must never
-// drive the terminal: escape sequences could retitle the window, clear the screen, forge links
-// (OSC 8) or hide text. Human output escapes every control character it did not write itself;
-// JSON and YAML stay exact.
+// Text from the cluster (event messages, annotations, server errors, names in files) must never drive the terminal
+// or hide from its reader: escape sequences could retitle the window, clear the screen, forge links (OSC 8) or hide
+// text; zero-width and other invisible characters make different names print alike ("n1", "n1\u200b" and
+// "n1\ufeff" all read n1); bidirectional overrides reorder what a reader sees ("Trojan Source"). One rule for every
+// writer — terminal text, HTML and SVG, Mermaid, dot: such a character is shown as \xNN or \uNNNN text. Each writer
+// says which plain whitespace it lets through. JSON and YAML stay exact.
 
-// C0 controls except \n (kept or escaped by the caller's choice), DEL, C1 controls, and the
-// Unicode bidirectional overrides that can reorder what a reader sees ("Trojan Source").
-const UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
-const UNSAFE_WITH_NL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+/** What no reader may be shown raw: C0 and C1 controls and DEL; soft hyphen, combining grapheme joiner, Arabic letter
+ *  mark, Hangul fillers, Khmer and Mongolian invisible vowels and selectors; zero-width spaces, joiners and marks
+ *  (U+200B–U+200F); line and paragraph separators, bidirectional embeddings and overrides (U+2028–U+202E); word
+ *  joiner, invisible operators and bidirectional isolates (U+2060–U+206F); variation selectors; the byte-order mark;
+ *  interlinear annotation marks; tag characters (U+E0000–U+E007F). */
+export const UNSEEN =
+  /[\u0000-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
 
-const escapeChar = (c: string): string => {
-  const code = c.charCodeAt(0);
+/** One character as text: \n, \t and \r by name, others as \xNN, \uNNNN or \u{NNNNN}. */
+const shown = (c: string): string => {
   if (c === '\n') return '\\n';
   if (c === '\t') return '\\t';
   if (c === '\r') return '\\r';
-  return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  const code = c.codePointAt(0)!;
+  if (code <= 0xff) return `\\x${code.toString(16).padStart(2, '0')}`;
+  return code <= 0xffff ? `\\u${code.toString(16).padStart(4, '0')}` : `\\u{${code.toString(16)}}`;
 };
 
-/** Escape control characters. keepNewlines: let \n through (the caller indents each line). */
+/** The text with every character of UNSEEN shown as text, but for the plain whitespace in `keep` (e.g. '\n'). */
+export const visible = (s: string, keep = ''): string => s.replace(UNSEEN, (c) => (keep.includes(c) ? c : shown(c)));
+
+/** Escape what no terminal may be sent raw. keepNewlines: let \n through (the caller indents each line). */
 export function termSafe(s: string, keepNewlines = false): string {
-  return s.replace(keepNewlines ? UNSAFE : UNSAFE_WITH_NL, escapeChar);
+  return visible(s, keepNewlines ? '\n' : '');
 }
 
 /** Deep copy of a value with every string made terminal-safe (for human renderers only). */

@@ -7,6 +7,7 @@
 // punctuation, dot's quoted strings with \\ and \" (and control characters shown as text).
 import type { ArchMap, MapLine, MapSection } from '../map/build.js';
 import { SEVERITY_RANK, type Severity } from '../model.js';
+import { visible } from '../lib/safe.js';
 
 type Status = Severity | 'ok' | 'partial' | 'skipped' | 'none';
 const WORD: Record<Status, string> = {
@@ -93,13 +94,6 @@ export function mapGraph(map: ArchMap): Graph {
   });
   return g;
 }
-
-/** Control characters and bidirectional overrides as visible text (both formats). */
-const visible = (s: string): string =>
-  s.replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g, (c) => {
-    const code = c.charCodeAt(0);
-    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
-  });
 
 /** Mermaid label text: letters, digits, space and . , : / _ - + = x -> - kept; everything else as an entity code. */
 export const mermaidText = (s: string): string =>

@@ -7,18 +7,24 @@
 // alias bomb is rejected, not expanded), objects are checked for the shapes checks read, duplicates are
 // counted once, and a snapshot whose header promises an end marker without one (an interrupted write)
 // is rejected instead of loading as an empty, "healthy" cluster.
-import { closeSync, openSync, readSync, readdirSync, statSync } from 'node:fs';
+import { closeSync, readSync, readdirSync, statSync } from 'node:fs';
+import { openRegular, readFull } from '../lib/files.js';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
 import { InputError } from '../errors.js';
 import type { KObject } from '../model.js';
 import { Snapshot, SNAPSHOT_API_VERSION, SNAPSHOT_END_KIND, type SnapshotHeader } from './snapshot.js';
 import { shapeProblem } from './validate.js';
+import { ingest } from './scrub.js';
 import { byText } from '../lib/order.js';
 
 const SNAPSHOT_EXT = /\.(ya?ml|json)$/i;
 /** JSON cannot be parsed in pieces; V8 strings stop at ~512 MiB. */
 export const MAX_JSON_BYTES = 400 * 1024 * 1024;
+/** A YAML file is read a document at a time; past this size it is not a capture (a capture of 50,000 objects is about
+ *  100 MiB). */
+export const MAX_YAML_BYTES = 4 * 1024 * 1024 * 1024;
+const HINT = 'a snapshot is read from regular files only (what kubectl arch snapshot or kubectl get -o yaml|json writes)';
 /** Aliases per YAML document (kubectl never writes any; a person may write a few). */
 const MAX_ALIASES = 200;
 /** Nodes an alias-using document may expand to, beyond its own size. */
@@ -62,7 +68,8 @@ interface Doc {
  * YAML forbids such lines inside content, so the split is the one a YAML parser makes.
  */
 function* yamlDocuments(file: string): Generator<Doc> {
-  const fd = openSync(file, 'r');
+  const { fd, size } = openRegular(file, `snapshot ${file}`, MAX_YAML_BYTES, HINT);
+  let left = size;
   try {
     const buf = Buffer.alloc(CHUNK);
     let pending = '';
@@ -77,7 +84,8 @@ function* yamlDocuments(file: string): Generator<Doc> {
     };
     const decoder = new TextDecoder('utf-8');
     for (;;) {
-      const n = readSync(fd, buf, 0, CHUNK, null);
+      const n = left > 0 ? readSync(fd, buf, 0, Math.min(CHUNK, left), null) : 0;
+      left -= Math.max(n, 0);
       let chunk = n > 0 ? decoder.decode(buf.subarray(0, n), { stream: true }) : decoder.decode();
       if (first) {
         chunk = chunk.replace(/^\uFEFF/, '');
@@ -152,25 +160,18 @@ function parseYamlDoc(file: string, d: Doc): unknown {
   }
 }
 
-function parseJsonFile(file: string, size: number): Doc & { value: unknown } {
-  if (size > MAX_JSON_BYTES) {
-    throw new InputError(
-      `${file}: ${Math.round(size / 1048576)} MiB of JSON is more than can be read at once (limit ${MAX_JSON_BYTES / 1048576} MiB)`,
-      'save large snapshots as YAML (kubectl arch snapshot without -o json), which is read one document at a time',
-    );
-  }
-  const fd = openSync(file, 'r');
+function parseJsonFile(file: string): Doc & { value: unknown } {
+  const { fd, size } = openRegular(
+    file,
+    `snapshot ${file}`,
+    MAX_JSON_BYTES,
+    'save large snapshots as YAML (kubectl arch snapshot without -o json), which is read one document at a time',
+  );
   let text: string;
   try {
     const b = Buffer.alloc(size);
-    let off = 0;
-    while (off < size) {
-      const n = readSync(fd, b, off, size - off, null);
-      if (n <= 0) break;
-      off += n;
-    }
     text = b
-      .subarray(0, off)
+      .subarray(0, readFull(fd, b, size))
       .toString('utf8')
       .replace(/^\uFEFF/, '');
   } finally {
@@ -195,15 +196,15 @@ function parseJsonFile(file: string, size: number): Doc & { value: unknown } {
   }
 }
 
-/** The parsed documents of one file, with the line each starts on. */
-function* fileDocuments(file: string): Generator<{ value: unknown; line: number }> {
+/** The documents of one file, each parsed when asked for, with the line it starts on. */
+function* fileDocuments(file: string): Generator<{ parse: () => unknown; line: number }> {
   // .json files are one JSON text; YAML files are split into documents, each of which may be JSON
   if (/\.json$/i.test(file)) {
-    const j = parseJsonFile(file, statSync(file).size);
-    yield { value: j.value, line: 1 };
+    const j = parseJsonFile(file);
+    yield { parse: () => j.value, line: 1 };
     return;
   }
-  for (const d of yamlDocuments(file)) yield { value: parseYamlDoc(file, d), line: d.line };
+  for (const d of yamlDocuments(file)) yield { parse: () => parseYamlDoc(file, d), line: d.line };
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -218,9 +219,9 @@ export function loadSnapshot(path: string): Snapshot {
   for (const file of files) {
     let promisesEnd = false;
     let sawEnd = false;
-    for (const { value: doc, line } of fileDocuments(file)) {
+    const take = (doc: unknown, line: number): void => {
       const where = `${file}:${line}`;
-      if (doc === null || doc === undefined) continue;
+      if (doc === null || doc === undefined) return;
       if (!isObject(doc))
         throw new InputError(`${where}: expected a Kubernetes object or List, found ${Array.isArray(doc) ? 'an array' : typeof doc}`);
       const takeHeader = (h: Record<string, unknown>, at: string): void => {
@@ -250,11 +251,11 @@ export function loadSnapshot(path: string): Snapshot {
           const ns = isObject(o.metadata) && typeof o.metadata.namespace === 'string' ? `${o.metadata.namespace}/` : '';
           throw new InputError(`${at}: ${o.kind} ${ns}${String((o.metadata as Record<string, unknown>).name)}: ${problem}`);
         }
-        objects.push(o as KObject);
+        objects.push(ingest(o as KObject));
       };
       if (doc.kind === 'SnapshotHeader') {
         takeHeader(doc, where);
-        continue;
+        return;
       }
       if (typeof doc.kind === 'string' && doc.kind.endsWith('List') && Array.isArray(doc.items)) {
         const items = doc.items as unknown[];
@@ -265,9 +266,21 @@ export function loadSnapshot(path: string): Snapshot {
           const dot = listOf.indexOf('.');
           emptyLists.push(dot < 0 ? { group: '', kind: listOf } : { group: listOf.slice(dot + 1), kind: listOf.slice(0, dot) });
         }
-        continue;
+        return;
       }
       add(doc, where);
+    };
+    // a document that fails after the header promised an end marker may be where the capture was cut: held until
+    // the next document proves the file goes on (then it is the error), or the file ends without the marker
+    let held: unknown;
+    for (const { parse, line } of fileDocuments(file)) {
+      if (held) throw held;
+      try {
+        take(parse(), line);
+      } catch (e) {
+        if (!(e instanceof InputError) || !promisesEnd || sawEnd) throw e;
+        held = e;
+      }
     }
     if (promisesEnd && !sawEnd) {
       throw new InputError(

@@ -4,25 +4,23 @@
 // separators as \u escapes, so no "</script>" or "<!--" can end or change the block. Control characters and the
 // bidirectional overrides that could make a name read as another ("Trojan Source") are shown as \x.. / \u.... text.
 import { createHash } from 'node:crypto';
+import { UNSEEN, visible } from '../../lib/safe.js';
 
-const INVISIBLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
-const shown = (c: string): string => {
-  const code = c.charCodeAt(0);
-  return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
-};
 const REFS: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 /** Text for HTML (and inline SVG) text content and double-quoted attribute values. */
 export const esc = (s: unknown): string =>
-  String(s ?? '')
-    .replace(INVISIBLE, shown)
-    .replace(/[&<>"']/g, (c) => REFS[c]!);
+  // the one rule of every writer (lib/safe.ts); HTML's own whitespace stays
+  visible(String(s ?? ''), '\t\n\r').replace(/[&<>"']/g, (c) => REFS[c]!);
 
 /** A JSON value for a <script type="application/json"> block: parsed back by JSON.parse(textContent), exact. */
+const IN_SCRIPT = new RegExp(`[<>&]|${UNSEEN.source}`, 'g');
 export const jsonBlock = (v: unknown): string =>
-  JSON.stringify(v).replace(
-    /[<>&\u2028\u2029\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  JSON.stringify(v).replace(IN_SCRIPT, (c) =>
+    c
+      .split('')
+      .map((u) => `\\u${u.charCodeAt(0).toString(16).padStart(4, '0')}`)
+      .join(''),
   );
 
 /** The CSP source of an inline <script> or <style>: its exact text, hashed. */

@@ -1,0 +1,318 @@
+// Nothing secret leaves in a snapshot: credentials planted in every field known to carry values or arguments, on
+// every type a snapshot captures, never appear in a saved snapshot, `-o json`, an HTML page or an MCP answer —
+// whether the objects were listed from an API server or loaded from a `kubectl get -o yaml` dump.
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import fc from 'fast-check';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { dump } from 'js-yaml';
+import type { KObject, ResourceType } from '../src/model.js';
+import { CONFIGMAPS, R } from '../src/resources.js';
+import { ingest } from '../src/snapshot/scrub.js';
+import { snapshotDocuments } from '../src/snapshot/save.js';
+import { Snapshot } from '../src/snapshot/snapshot.js';
+import { SEED } from './helpers/seed.js';
+import { call, startMcp } from './helpers/mcp.js';
+import { arch, BIN } from './helpers/run.js';
+import { startTestApiServer, type TestApiServer } from './helpers/testApiServer.js';
+import { tempDir } from './helpers/tmp.js';
+
+type Plant = (o: KObject, s: string) => void;
+/** Where a value goes, creating the objects on the way; a number is an index into an array. */
+function put(o: Record<string, unknown>, path: Array<string | number>, v: unknown): void {
+  let cur: Record<string | number, unknown> = o;
+  path.forEach((k, i) => {
+    if (i === path.length - 1) {
+      cur[k] = v;
+      return;
+    }
+    if (cur[k] === undefined || cur[k] === null) cur[k] = typeof path[i + 1] === 'number' ? [] : {};
+    cur = cur[k] as Record<string | number, unknown>;
+  });
+}
+const at =
+  (...path: Array<string | number>): ((v: (s: string) => unknown) => Plant) =>
+  (v) =>
+  (o, s) =>
+    put(o as unknown as Record<string, unknown>, path, v(s));
+
+/** Every object may carry these: a copy of what was applied, credentials in URLs, a token in an annotation. */
+const ANY: Plant[] = [
+  at('metadata', 'annotations', 'kubectl.kubernetes.io/last-applied-configuration')((s) => JSON.stringify({ data: { password: s } })),
+  at('metadata', 'annotations', 'example.com/database-url')((s) => `postgres://app:${s}@db.internal:5432/app`),
+  at('metadata', 'annotations', 'example.com/git')((s) => `https://${s}@git.example.com/org/repo.git`),
+  at('metadata', 'annotations', 'example.com/api-token')((s) => s),
+];
+
+/** A pod's containers: env values, and flags whose name says what they hold. */
+const containers = (...base: Array<string | number>): Plant[] => [
+  at(
+    ...base,
+    'containers',
+    0,
+    'env',
+  )((s) => [
+    { name: 'DB_PASSWORD', value: s },
+    { name: 'FROM_REF', valueFrom: { secretKeyRef: { name: 'db', key: 'pw' } } },
+  ]),
+  at(...base, 'containers', 1, 'args')((s) => ['--listen=:8080', '--password', s, `--api-token=${s}x`]),
+  at(...base, 'containers', 2, 'command')((s) => ['/manager', `--client-secret=${s}`, '--access-key', s]),
+  at(...base, 'initContainers', 0, 'env')((s) => [{ name: 'TOKEN', value: s }]),
+];
+const TEMPLATE = containers('spec', 'template', 'spec');
+
+/** Every place Argo CD writes a source: the spec and the copies in its status and operation. */
+const ARGO_SOURCES: Array<Array<string | number>> = [
+  ['spec', 'source'],
+  ['spec', 'sources', 1],
+  ['status', 'sync', 'comparedTo', 'source'],
+  ['status', 'sync', 'comparedTo', 'sources', 0],
+  ['status', 'operationState', 'syncResult', 'source'],
+  ['status', 'operationState', 'syncResult', 'sources', 0],
+  ['status', 'operationState', 'operation', 'sync', 'source'],
+  ['status', 'operationState', 'operation', 'sync', 'sources', 0],
+  ['operation', 'sync', 'source'],
+  ['operation', 'sync', 'sources', 0],
+  ['status', 'history', 0, 'source'],
+];
+const ARGO: Plant[] = ARGO_SOURCES.flatMap((p) => [
+  at(...p, 'repoURL')((s) => `https://user:${s}@git.example.com/org/deploy.git`),
+  at(...p, 'helm', 'values')((s) => `db:\n  password: ${s}\n`),
+  at(...p, 'helm', 'valuesObject')((s) => ({ db: { anything: s } })),
+  at(...p, 'helm', 'parameters')((s) => [{ name: 'db.anything', value: s }]),
+  at(...p, 'helm', 'fileParameters')((s) => [{ name: 'x', path: s }]),
+  at(...p, 'plugin', 'env')((s) => [{ name: 'ANY', value: s }]),
+  at(...p, 'plugin', 'parameters')((s) => [{ name: 'any', string: s, map: { k: s }, array: [s] }]),
+  at(...p, 'directory', 'jsonnet', 'extVars')((s) => [{ name: 'any', value: s }]),
+  at(...p, 'kustomize', 'patches')((s) => [{ patch: `- op: add\n  value: ${s}` }]),
+]);
+
+const NODE_ARGS = (s: string): string =>
+  JSON.stringify([
+    'server',
+    '--token',
+    s,
+    `--agent-token=${s}`,
+    `--kube-apiserver-arg=oidc-client-secret=${s}`,
+    `--kube-apiserver-arg=oidc-issuer-url=https://issuer.example.com`,
+    '--etcd-s3-secret-key',
+    s,
+    '--etcd-s3-access-key',
+    s,
+    `--datastore-endpoint=postgres://k3s:${s}@db:5432/k3s`,
+  ]);
+
+/** Each type a snapshot captures, how an object of it is made, and the fields of it known to carry values. */
+interface Carrier {
+  type: ResourceType;
+  base: (n: number) => KObject;
+  plants: Plant[];
+}
+const obj = (t: ResourceType, name: string, extra: Partial<KObject> = {}): KObject => ({
+  apiVersion: t.group ? `${t.group}/${t.version}` : t.version,
+  kind: t.kind,
+  ...extra,
+  metadata: { name, ...(t.namespaced ? { namespace: 'kube-system' } : {}), uid: `uid-${t.kind}-${name}`, ...(extra.metadata ?? {}) },
+});
+const SECRET_TYPE: ResourceType = { group: '', version: 'v1', resource: 'secrets', kind: 'Secret', namespaced: true };
+const WIDGET_TYPE: ResourceType = { group: 'example.com', version: 'v1', resource: 'widgets', kind: 'Widget', namespaced: true };
+const SPECIFIC: Partial<Record<string, Plant[]>> = {
+  Node: [
+    at('metadata', 'annotations', 'k3s.io/node-args')(NODE_ARGS),
+    at('metadata', 'annotations', 'rke2.io/node-args')(NODE_ARGS),
+    at('metadata', 'annotations', 'k3s.io/node-env')((s) => JSON.stringify({ K3S_TOKEN: s })),
+  ],
+  Pod: containers('spec'),
+  Deployment: TEMPLATE,
+  StatefulSet: TEMPLATE,
+  DaemonSet: TEMPLATE,
+  ReplicaSet: TEMPLATE,
+  Application: ARGO,
+  HelmRelease: [
+    at('spec', 'values')((s) => ({ anything: s })),
+    at('spec', 'postRenderers')((s) => [{ kustomize: { patches: [{ patch: `- op: add\n  value: ${s}` }] } }]),
+  ],
+  Kustomization: [
+    at('spec', 'postBuild', 'substitute')((s) => ({ ANY: s })),
+    at('spec', 'patches')((s) => [{ patch: `- op: add\n  value: ${s}` }]),
+    at('spec', 'patchesStrategicMerge')((s) => [{ data: { any: s } }]),
+  ],
+  HelmChart: [
+    at('spec', 'valuesContent')((s) => `any: ${s}\n`),
+    at('spec', 'set')((s) => ({ any: s })),
+    at('spec', 'chartContent')((s) => Buffer.from(s).toString('base64')),
+    at('spec', 'repo')((s) => `https://charts:${s}@charts.example.com`),
+  ],
+  ConfigMap: [at('data', 'any')((s) => s), at('data', 'oidc.config')((s) => `clientSecret: ${s}\n`)],
+  Secret: [at('data', 'password')((s) => Buffer.from(s).toString('base64')), at('stringData', 'password')((s) => s)],
+  StorageClass: [at('parameters', 'restuserkey')((s) => s), at('parameters', 'storageAccountKey')((s) => s)],
+  PersistentVolume: [at('spec', 'csi', 'volumeAttributes', 'password')((s) => s)],
+  Event: [at('message')((s) => `Applying manifest failed: fetching https://x-access-token:${s}@github.com/org/repo`)],
+};
+/** Names of objects whose bodies are read (ConfigMaps) or that the checks look at more closely. */
+const NAMES: Partial<Record<string, string[]>> = {
+  ConfigMap: ['argocd-cm', 'kubeadm-config', 'cluster-dns', 'k3s-etcd-snapshots', 'app-settings'],
+};
+const CARRIERS: Carrier[] = [
+  ...new Map([...Object.values(R), CONFIGMAPS, SECRET_TYPE, WIDGET_TYPE].map((t) => [t.kind + t.group, t])).values(),
+].map((t) => ({
+  type: { group: t.group, version: t.version, resource: t.resource, kind: t.kind, namespaced: t.namespaced },
+  base: (n) => obj(t, NAMES[t.kind]?.[n % (NAMES[t.kind]!.length || 1)] ?? `planted-${n}`),
+  plants: [...ANY, ...(SPECIFIC[t.kind] ?? [])],
+}));
+
+/** One object of a type with every carrier holding a credential of its own; returns them. */
+function planted(c: Carrier, n: number, secret: (i: number) => string): { o: KObject; secrets: string[] } {
+  const o = c.base(n);
+  const secrets = c.plants.map((p, i) => {
+    const s = secret(i);
+    p(o, s);
+    return s;
+  });
+  if (c.type.kind === 'ConfigMap' && o.metadata.name === 'kubeadm-config')
+    o.data = {
+      ClusterConfiguration: `apiServer:\n  extraArgs:\n    oidc-client-secret: ${secret(99)}\netcd:\n  local:\n    dataDir: /var/lib/etcd\n`,
+    };
+  if (c.type.kind === 'ConfigMap' && o.metadata.name === 'kubeadm-config') secrets.push(secret(99));
+  return { o, secrets };
+}
+
+/** A credential as planted, or base64-encoded as Secret data and chart tarballs carry it. */
+const forms = (s: string): string[] => [s, Buffer.from(s).toString('base64')];
+const holds = (text: string, s: string): boolean => forms(s).some((f) => text.includes(f));
+
+const saved = (objects: KObject[]): string => {
+  const snap = new Snapshot({ capturedAt: '2026-08-13T09:00:00Z' });
+  for (const o of objects) snap.addObject(o);
+  return [...snapshotDocuments(snap, 'yaml'), ...snapshotDocuments(snap, 'json')].join('');
+};
+
+describe(`property: no planted credential survives the way into a snapshot [seed ${SEED}]`, () => {
+  // credentials as people write them: letters, digits and the punctuation of generated passwords
+  const credential = fc.stringMatching(/^[A-Za-z0-9+/=_.~!%-]{10,24}$/).map((s) => `Pl4nt${s}`);
+  test('every captured type, every carrier, any credential: the saved snapshot holds none of them', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...CARRIERS), fc.nat(10), fc.array(credential, { minLength: 100, maxLength: 100 }), (c, n, creds) => {
+        const { o, secrets } = planted(c, n, (i) => creds[i % creds.length]! + i);
+        const text = saved([ingest(structuredClone(o))]);
+        for (const s of secrets) expect([c.type.kind, s, holds(text, s)]).toEqual([c.type.kind, s, false]);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  test('every carrier is tried on every type (the table above is not dead)', () => {
+    for (const c of CARRIERS) {
+      const { o, secrets } = planted(c, 0, (i) => `Pl4ntTable${c.type.kind}${i}`);
+      const raw = JSON.stringify(o);
+      for (const s of secrets) expect([s, holds(raw, s)]).toEqual([s, true]);
+      const text = saved([ingest(o)]);
+      for (const s of secrets) expect([c.type.kind, s, holds(text, s)]).toEqual([c.type.kind, s, false]);
+    }
+  });
+
+  test('what the checks read stays: names, labels, selectors, the flags checks read and where a source is', () => {
+    const { o: node } = planted(
+      CARRIERS.find((c) => c.type.kind === 'Node')!,
+      0,
+      (i) => `Pl4nt${i}`,
+    );
+    node.metadata.labels = { 'node-role.kubernetes.io/etcd': 'true', token: 'label-values-are-names' };
+    const n = ingest(node);
+    expect(n.metadata.labels).toEqual({ 'node-role.kubernetes.io/etcd': 'true', token: 'label-values-are-names' });
+    const args = JSON.parse(n.metadata.annotations!['k3s.io/node-args']!) as string[];
+    expect(args).toContain('--kube-apiserver-arg=oidc-issuer-url=https://issuer.example.com');
+    expect(args).toContain('--kube-apiserver-arg=oidc-client-secret=********');
+    expect(args).toContain('--datastore-endpoint=********');
+    const app = ingest(
+      obj(R.argoApplications, 'web', {
+        spec: { source: { repoURL: 'https://u:p@git.example.com/r.git', path: 'apps/web', targetRevision: 'main', helm: { values: 'x' } } },
+        status: { resources: [{ kind: 'Service', namespace: 'web', name: 'web', status: 'Synced', health: { status: 'Healthy' } }] },
+      }),
+    );
+    expect(app.spec.source).toEqual({ repoURL: 'https://********@git.example.com/r.git', path: 'apps/web', targetRevision: 'main' });
+    expect(app.status.resources).toEqual([{ kind: 'Service', namespace: 'web', name: 'web', status: 'Synced' }]);
+  });
+});
+
+describe('nothing planted reaches any output, from a cluster or from a dump', () => {
+  let srv: TestApiServer;
+  const secrets: string[] = [];
+  const objects: KObject[] = [];
+  const dumpDir = tempDir();
+  beforeAll(async () => {
+    let k = 0;
+    for (const c of CARRIERS)
+      for (let n = 0; n < (NAMES[c.type.kind]?.length ?? 1); n++) {
+        const p = planted(c, n, (i) => `Pl4ntE2e${k++}z${i}`);
+        objects.push(p.o);
+        secrets.push(...p.secrets);
+      }
+    // one Ready server for what-if, with the credentials in its args
+    const server = objects.find((o) => o.kind === 'Node')!;
+    server.metadata.labels = { 'node-role.kubernetes.io/control-plane': 'true', 'node-role.kubernetes.io/etcd': 'true' };
+    server.status = { conditions: [{ type: 'Ready', status: 'True' }], nodeInfo: { kubeletVersion: 'v1.35.4+k3s1' } };
+    srv = await startTestApiServer({ types: CARRIERS.map((c) => c.type), objects: structuredClone(objects) });
+    mkdirSync(join(dumpDir, 'dump'));
+    writeFileSync(join(dumpDir, 'dump', 'all.yaml'), objects.map((o) => dump(o, { lineWidth: -1 })).join('---\n'));
+  });
+  afterAll(async () => srv?.close());
+
+  const leaked = (text: string): string[] => secrets.filter((s) => holds(text, s));
+  const node = (): string => objects.find((o) => o.kind === 'Node')!.metadata.name;
+  const outputs = (source: string[]): string[][] => [
+    ['snapshot', ...source],
+    ['doctor', ...source, '-o', 'json', '--fail-on', 'none'],
+    ['doctor', ...source, '-o', 'html', '--fail-on', 'none'],
+    ['doctor', ...source, '-o', 'yaml', '--fail-on', 'none'],
+    ['map', ...source, '-o', 'html'],
+    ['map', ...source, '-o', 'json'],
+    ['orphans', ...source, '-o', 'json', '--fail-on', 'none'],
+    ['quorum', ...source, '-o', 'json', '--fail-on', 'none'],
+    ['what-if', node(), ...source, '-o', 'json', '--fail-on', 'none'],
+  ];
+
+  test('listed from an API server', async () => {
+    for (const args of outputs(['--kubeconfig', srv.kubeconfigPath])) {
+      const r = await arch(args, { XDG_CONFIG_HOME: dumpDir }); // no user config: nothing accepted, nothing hidden
+      // a report (0, or 1 for findings), never bad input or a crash: an answer that read nothing proves nothing
+      expect([args.join(' '), [0, 1].includes(r.code) ? 'report' : r.stderr, leaked(r.stdout + r.stderr)]).toEqual([
+        args.join(' '),
+        'report',
+        [],
+      ]);
+      expect(r.stdout.length).toBeGreaterThan(100);
+    }
+  }, 120_000);
+
+  test('loaded from a dump with the credentials in it', async () => {
+    for (const args of outputs(['--snapshot', join(dumpDir, 'dump')])) {
+      const r = await arch(args, { XDG_CONFIG_HOME: dumpDir }); // no user config: nothing accepted, nothing hidden
+      // a report (0, or 1 for findings), never bad input or a crash: an answer that read nothing proves nothing
+      expect([args.join(' '), [0, 1].includes(r.code) ? 'report' : r.stderr, leaked(r.stdout + r.stderr)]).toEqual([
+        args.join(' '),
+        'report',
+        [],
+      ]);
+      expect(r.stdout.length).toBeGreaterThan(100);
+    }
+  }, 120_000);
+
+  test('an MCP answer', async () => {
+    const m = await startMcp(BIN, ['--allow-snapshot-dir', dumpDir, '--no-config']);
+    try {
+      for (const [tool, args] of [
+        ['doctor', {}],
+        ['map', {}],
+        ['orphans', {}],
+        ['quorum', {}],
+        ['what-if', { nodes: [node()] }],
+      ] as const) {
+        const r = await call(m, tool, { snapshot: join(dumpDir, 'dump'), ...args });
+        expect([tool, r.isError ?? false, leaked(JSON.stringify(r))]).toEqual([tool, false, []]);
+      }
+    } finally {
+      await m.close();
+    }
+  }, 120_000);
+});

@@ -1,0 +1,60 @@
+// Files named by the user (snapshots, config) are read, never waited on: opened without blocking (opening a FIFO
+// would wait for a writer forever, past any deadline and deaf to SIGTERM), checked on the open descriptor to be a
+// regular file (a device such as /dev/zero would be read until memory ran out) of a bounded size, so nothing can
+// swap the file between the check and the read.
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+import { InputError } from '../errors.js';
+
+export const kindOf = (st: Stats): string =>
+  st.isDirectory()
+    ? 'a directory'
+    : st.isCharacterDevice()
+      ? 'a character device'
+      : st.isBlockDevice()
+        ? 'a block device'
+        : st.isFIFO()
+          ? 'a FIFO'
+          : st.isSocket()
+            ? 'a socket'
+            : 'not a file';
+
+export interface RegularFile {
+  fd: number;
+  /** Its size when opened: what is read, at most (a file that grows while read is read as it was). */
+  size: number;
+}
+
+/**
+ * Opens a regular file of at most maxBytes for reading, or throws an InputError naming it as `what` (e.g.
+ * "snapshot x.yaml"); the caller closes the descriptor.
+ */
+export function openRegular(file: string, what: string, maxBytes: number, hint?: string): RegularFile {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (e) {
+    throw new InputError(`cannot read ${what}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, hint);
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new InputError(`${what} is not a regular file (${kindOf(st)})`, hint);
+    if (st.size > maxBytes) throw new InputError(`${what} is larger than ${mib(maxBytes)} (${st.size} bytes)`, hint);
+    return { fd, size: st.size };
+  } catch (e) {
+    closeSync(fd);
+    throw e;
+  }
+}
+
+const mib = (n: number): string => (n >= 1 << 20 ? `${Math.round(n / (1 << 20))} MiB` : `${n} bytes`);
+
+/** Reads up to n bytes at the file's current position into buf; fewer only at the end of the file. */
+export function readFull(fd: number, buf: Buffer, n: number): number {
+  let off = 0;
+  while (off < n) {
+    const got = readSync(fd, buf, off, n - off, null);
+    if (got <= 0) break;
+    off += got;
+  }
+  return off;
+}
