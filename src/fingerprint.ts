@@ -73,19 +73,44 @@ export function detectDistribution(snap: Snapshot): { distribution: Distribution
   n = some((x) => kubelet(x).includes('+k0s'));
   if (n || version.includes('+k0s'))
     return { distribution: 'k0s', evidence: [n ? `node ${n.metadata.name}: kubelet ${kubelet(n)}` : `server version ${version}`] };
-  n = some(
-    (x) => label(x, 'eks.amazonaws.com/nodegroup') !== undefined || (provider(x).startsWith('aws://') && kubelet(x).includes('-eks-')),
+  // a control plane of its own (kubeadm-config, etcd or kube-apiserver static pods, control-plane nodes) is never a
+  // managed one, whatever the version says: EKS Anywhere runs EKS-D (v1.28.3-eks-…) on kubeadm with its own etcd
+  const cm = configmaps.find((c) => c.metadata.namespace === 'kube-system' && c.metadata.name === 'kubeadm-config');
+  const cpPod = pods.find(
+    (p) => p.metadata.namespace === 'kube-system' && ['etcd', 'kube-apiserver'].includes(String(p.metadata.labels?.component ?? '')),
   );
-  if (n || /-eks-/.test(version))
-    return { distribution: 'EKS', evidence: [n ? `node ${n.metadata.name}: EKS node labels/providerID` : `server version ${version}`] };
+  const cpNode = some(
+    (x) => label(x, 'node-role.kubernetes.io/control-plane') !== undefined || label(x, 'node-role.kubernetes.io/master') !== undefined,
+  );
+  const own = cm
+    ? 'ConfigMap kube-system/kubeadm-config'
+    : cpPod
+      ? `pod kube-system/${cpPod.metadata.name} (${cpPod.metadata.labels?.component})`
+      : cpNode
+        ? `control-plane node ${cpNode.metadata.name}`
+        : undefined;
+  const eksd = /-eks-/.test(version) || nodes.some((x) => kubelet(x).includes('-eks-'));
+  if (own && eksd)
+    return { distribution: 'kubeadm', evidence: [`EKS-D ${version || 'kubelet'} with a control plane of its own (EKS Anywhere): ${own}`] };
+  // managed needs positive evidence: the provider's node labels or provider IDs, or its version with nodes visible and
+  // no control plane among them
+  const noControlPlane = !own && !snap.gap(R.nodes) && nodes.length > 0;
+  n = some((x) => label(x, 'eks.amazonaws.com/nodegroup') !== undefined || (/^aws:\/\//.test(provider(x)) && kubelet(x).includes('-eks-')));
+  if (!own && (n || (eksd && noControlPlane)))
+    return {
+      distribution: 'EKS',
+      evidence: [n ? `node ${n.metadata.name}: EKS node labels/providerID` : `server version ${version}, no control plane among the nodes`],
+    };
   n = some((x) => label(x, 'cloud.google.com/gke-nodepool') !== undefined);
-  if (n || /-gke\./.test(version))
+  if (!own && (n || (/-gke\./.test(version) && noControlPlane)))
     return {
       distribution: 'GKE',
-      evidence: [n ? `node ${n.metadata.name}: label cloud.google.com/gke-nodepool` : `server version ${version}`],
+      evidence: [
+        n ? `node ${n.metadata.name}: label cloud.google.com/gke-nodepool` : `server version ${version}, no control plane among the nodes`,
+      ],
     };
   n = some((x) => label(x, 'kubernetes.azure.com/cluster') !== undefined);
-  if (n) return { distribution: 'AKS', evidence: [`node ${n.metadata.name}: label kubernetes.azure.com/cluster`] };
+  if (n && !own) return { distribution: 'AKS', evidence: [`node ${n.metadata.name}: label kubernetes.azure.com/cluster`] };
   const talosPod = pods.find((p) => label(p, 'app.kubernetes.io/managed-by') === 'Talos');
   n = some((x) => (x.status?.nodeInfo?.osImage ?? '').startsWith('Talos'));
   if (talosPod || n)

@@ -5,13 +5,15 @@ import { CHECKS } from '../checks/registry.js';
 import { evidenceTime } from '../checks/run.js';
 import { EXIT, InputError } from '../errors.js';
 import { fingerprint } from '../fingerprint.js';
-import { SEVERITY_RANK, worstRank } from '../model.js';
+import type { Need } from '../model.js';
 import { R } from '../resources.js';
 import { REPORT_API_VERSION } from '../render/report.js';
 import { termSafe } from '../lib/safe.js';
 import { severityIf, whatIf } from '../whatif/predict.js';
 import { VERSION } from '../version.js';
-import { acquire, exitFor, stdoutStyle, type GlobalArgs } from './common.js';
+import { acquire, runDeadline, stdoutStyle, type GlobalArgs } from './common.js';
+import type { Snapshot } from '../snapshot/snapshot.js';
+import { UNITS } from '../whatif/predictions/registry.js';
 import { collect } from './doctor.js';
 import { printStructured, writeOut } from './output.js';
 
@@ -20,18 +22,30 @@ export interface WhatIfArgs extends GlobalArgs {
   remove?: boolean;
 }
 
-/** What what-if reads beyond doctor: pods with their requests, tolerations and claims, ReplicaSets, budgets. */
-const EXTRA = [
-  { ...R.pods, optional: true },
-  { ...R.replicasets, optional: true },
-  { ...R.deployments, optional: true },
-  { ...R.statefulsets, optional: true },
-  { ...R.pdbs, optional: true },
-  { ...R.persistentvolumes, optional: true },
-  { ...R.persistentvolumeclaims, optional: true },
-  // for -o html: the map draws ingress by class
-  { ...R.ingresses, optional: true },
+/** What what-if reads beyond doctor: every input its units declare (pods with their requests, tolerations and claims,
+ *  ReplicaSets, Deployments, StatefulSets, budgets, volumes), and ingresses for -o html (the map draws them by class). */
+const EXTRA: Need[] = [
+  ...new Map(
+    [...UNITS.flatMap((u) => u.needs), R.ingresses].map((n) => {
+      const t = Object.values(R).find((r) => r.group === n.group && r.kind === n.kind)!;
+      return [`${n.kind}.${n.group}`, { ...t, optional: true }] as const;
+    }),
+  ).values(),
 ];
+
+/** The nodes a snapshot shows to exist when Nodes themselves are not visible: those its pods, node leases, CSINodes
+ *  and etcd snapshot records name. */
+function namedNodes(snap: Snapshot): Set<string> {
+  return new Set([
+    ...snap.of(R.pods).map((p) => String(p.spec?.nodeName ?? '')),
+    ...snap
+      .of(R.leases)
+      .filter((l) => l.metadata.namespace === 'kube-node-lease')
+      .map((l) => l.metadata.name),
+    ...snap.of(R.csinodes).map((c) => c.metadata.name),
+    ...snap.of(R.etcdSnapshotFiles).map((f) => String(f.spec?.nodeName ?? '')),
+  ]);
+}
 
 /** The prediction as -o json|yaml prints it, and the exit code. */
 export async function whatIfReport(args: WhatIfArgs): Promise<{
@@ -43,24 +57,41 @@ export async function whatIfReport(args: WhatIfArgs): Promise<{
   const nodes = [...new Set((args.nodes ?? []).map(String))];
   if (!nodes.length)
     throw new InputError('what-if needs at least one node name', 'e.g. kubectl arch what-if node-3 (kubectl get nodes lists them)');
+  // a node is cluster-wide: what runs there and what depends on it is in every namespace
+  if (args.namespace !== undefined && !args['all-namespaces'])
+    throw new InputError(
+      'what-if judges the whole cluster: a node runs pods of every namespace, and what breaks with it can be anywhere',
+      'leave out -n/--namespace',
+    );
+  const deadline = args.runDeadline ?? (await runDeadline(args));
   const { needs, extra } = collect(false);
-  const { snap, source } = await acquire(args, [...needs, ...EXTRA], extra);
-  const known = snap.of(R.nodes).map((n) => n.metadata.name);
-  if (!snap.gap(R.nodes)) {
-    const missing = nodes.filter((n) => !known.includes(n));
-    if (missing.length)
+  const { snap, source } = await acquire({ ...args, runDeadline: deadline }, [...needs, ...EXTRA], extra);
+  const gap = snap.gap(R.nodes);
+  const known = gap ? namedNodes(snap) : new Set(snap.of(R.nodes).map((n) => n.metadata.name));
+  const missing = nodes.filter((n) => !known.has(n));
+  if (missing.length) {
+    const list = missing.map((n) => `"${termSafe(n)}"`).join(', ');
+    const one = missing.length === 1;
+    if (gap)
       throw new InputError(
-        `node${missing.length === 1 ? '' : 's'} ${missing.map((n) => `"${termSafe(n)}"`).join(', ')} ${missing.length === 1 ? 'does' : 'do'} not exist (nodes: ${known.map((n) => termSafe(n)).join(', ') || 'none'})`,
-        'kubectl get nodes lists them',
+        `cannot tell whether node${one ? '' : 's'} ${list} exist${one ? 's' : ''}: nodes are not visible (${termSafe(gap.reason)}) and nothing visible runs there`,
+        'what-if needs to list nodes (kubectl auth can-i list nodes), or a snapshot that holds them',
       );
+    throw new InputError(
+      `node${one ? '' : 's'} ${list} ${one ? 'does' : 'do'} not exist (nodes: ${[...known].map((n) => termSafe(n)).join(', ') || 'none'})`,
+      'kubectl get nodes lists them',
+    );
   }
   const h = { nodes, remove: Boolean(args.remove) };
   const now = evidenceTime(snap);
-  const r = whatIf(snap, h, now, CHECKS);
-  const worst = worstRank(r.predictions);
-  const exitCode = exitFor(worst, args['fail-on']);
+  const r = await whatIf(snap, h, now, CHECKS, {
+    failOn: args['fail-on'],
+    deadline,
+    signal: args.hooks?.signal,
+    progress: args.hooks?.progress,
+  });
+  const exitCode = r.verdict.state === 'not safe' ? EXIT.FINDINGS : r.verdict.state === 'not judged' ? EXIT.UNREACHABLE : EXIT.OK;
   const fp = fingerprint(snap);
-  const at = args['fail-on'] === 'none' ? undefined : SEVERITY_RANK[args['fail-on']];
   const structured = {
     apiVersion: REPORT_API_VERSION,
     kind: 'WhatIf',
@@ -69,13 +100,9 @@ export async function whatIfReport(args: WhatIfArgs): Promise<{
     hypothesis: r.hypothesis,
     predictions: r.predictions,
     oneAtATime: r.oneAtATime,
+    notJudged: r.notJudged,
     notes: r.notes,
-    verdict: {
-      // no gate, no verdict: null, never "safe"
-      safe: at === undefined ? null : !r.predictions.some((p) => SEVERITY_RANK[p.severity] >= at),
-      failOn: args['fail-on'],
-      exitCode,
-    },
+    verdict: { ...r.verdict, exitCode },
   };
   return {
     structured,
@@ -116,5 +143,5 @@ export async function whatif(args: WhatIfArgs): Promise<number> {
   if (args.output === 'html') await writeOut(await r.page());
   else if (args.output !== 'table') await printStructured(r.structured, args.output);
   else process.stdout.write(await r.text(stdoutStyle(args)));
-  return r.exitCode === EXIT.OK ? EXIT.OK : r.exitCode;
+  return r.exitCode;
 }

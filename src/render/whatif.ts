@@ -21,9 +21,11 @@ export interface WhatIfDoc {
   fingerprint: { distribution: string; serverVersion: string; nodes: string };
   hypothesis: { nodes: string[]; remove: boolean };
   predictions: Pred[];
-  oneAtATime: { safe: boolean; each: Array<{ node: string; worst: Severity | null }> } | null;
+  oneAtATime: { safe: boolean | null; each: Array<{ node: string; worst: Severity | null; notJudged?: string }> } | null;
+  /** What could not be judged, by contract: the input that was not visible and who needed it. */
+  notJudged: Array<{ contract: string; what: string; by: string; lost?: string }>;
   notes: string[];
-  verdict: { safe: boolean | null; failOn: string; exitCode: number };
+  verdict: { safe: boolean | null; state: 'safe' | 'not safe' | 'not judged' | 'no gate'; failOn: string; exitCode: number };
 }
 
 const SECTIONS: Array<[string, string]> = [
@@ -48,8 +50,10 @@ export function renderWhatIf(doc0: WhatIfDoc, s: Style): string {
   ];
   for (const [c, title] of SECTIONS) {
     const ps = doc.predictions.filter((p) => p.contract === c);
+    const blind = doc.notJudged.filter((n) => n.contract === c);
     out.push(s.bold(title));
-    if (!ps.length) out.push(`  ${s.dim('nothing predicted')}`);
+    if (!ps.length) out.push(`  ${s.dim(blind.length ? 'nothing predicted in what was visible' : 'nothing predicted')}`);
+    for (const l of notJudgedLines(blind)) out.push(`  ${s.dim('not judged:')} ${l}`);
     const { full, tails } = groupMany(ps);
     for (const p of full) {
       out.push(`  - ${s.sev(p.severity, LABEL[p.severity])} ${p.code}  ${p.title}`);
@@ -64,8 +68,11 @@ export function renderWhatIf(doc0: WhatIfDoc, s: Style): string {
     for (const t of tails) out.push(`  - ${s.sev(t.severity, LABEL[t.severity])} ${t.code}  ${restLine(t.rest)}`);
     out.push('');
   }
-  for (const n of doc.notes) out.push(`${s.dim('not visible:')} ${n}`);
-  if (doc.notes.length) out.push('');
+  // the notes not already said under a contract
+  const said = new Set(doc.notJudged.map((n) => `${n.what}: not judged by ${n.by}${n.lost ? ` (${n.lost})` : ''}`));
+  const rest = doc.notes.filter((n) => !said.has(n));
+  for (const n of rest) out.push(`${s.dim('note:')} ${n}`);
+  if (rest.length) out.push('');
   const once = oneAtATimeLine(doc);
   if (once) out.push(once);
   const v = verdictLine(doc);
@@ -76,7 +83,11 @@ export function renderWhatIf(doc0: WhatIfDoc, s: Style): string {
 /** For several nodes: whether one at a time is safe, in a line (undefined for one node). */
 export function oneAtATimeLine(doc: Pick<WhatIfDoc, 'oneAtATime' | 'verdict'>): string | undefined {
   if (!doc.oneAtATime) return undefined;
-  const each = doc.oneAtATime.each.map((e) => `${e.node}: ${e.worst ? LABEL[e.worst] : 'nothing'}`).join(', ');
+  const each = doc.oneAtATime.each
+    .map((e) => `${e.node}: ${e.notJudged ? `not judged (${e.notJudged})` : e.worst ? LABEL[e.worst] : 'nothing'}`)
+    .join(', ');
+  if (doc.oneAtATime.safe === null)
+    return doc.verdict.failOn === 'none' ? `one at a time: ${each}` : `one at a time is not judged (${each})`;
   return doc.oneAtATime.safe && doc.verdict.safe === false
     ? `one at a time is safe (${each}); all at once is not`
     : doc.oneAtATime.safe
@@ -84,20 +95,56 @@ export function oneAtATimeLine(doc: Pick<WhatIfDoc, 'oneAtATime' | 'verdict'>): 
       : `one at a time is not safe either (${each})`;
 }
 
-/** The verdict: no gate, safe, or NOT safe, with what is predicted by severity. */
-export function verdictLine(doc: Pick<WhatIfDoc, 'predictions' | 'verdict'>): { text: string; tone: 'ok' | 'error' | 'plain' } {
+/** The verdict: no gate, safe, NOT safe, or not judged (with what was not visible), with what is predicted. */
+export function verdictLine(doc: Pick<WhatIfDoc, 'predictions' | 'verdict' | 'notJudged'>): {
+  text: string;
+  tone: 'ok' | 'error' | 'plain';
+} {
   const counts = (['critical', 'error', 'warning', 'info'] as Severity[])
     .map((sev) => [sev, doc.predictions.filter((p) => p.severity === sev).length] as const)
     .filter(([, n]) => n > 0)
     .map(([sev, n]) => `${n} ${sev}`);
-  if (doc.verdict.failOn === 'none')
-    return { text: `no gate (--fail-on none): ${counts.length ? `${counts.join(', ')} predicted` : 'nothing predicted'}`, tone: 'plain' };
-  return doc.verdict.safe
-    ? {
-        text: `safe to take down: nothing predicted at or above ${doc.verdict.failOn}${counts.length ? ` (${counts.join(', ')})` : ''}`,
+  // what was not visible, the state and the door first, by kind
+  const order = SECTIONS.map(([c]) => c);
+  const blind = [
+    ...new Set(
+      [...doc.notJudged]
+        .sort((a, b) => order.indexOf(a.contract) - order.indexOf(b.contract))
+        .map((n) => TYPE.exec(n.what)?.[1]?.split('.')[0] ?? n.what),
+    ),
+  ];
+  switch (doc.verdict.state) {
+    case 'no gate':
+      return { text: `no gate (--fail-on none): ${counts.length ? `${counts.join(', ')} predicted` : 'nothing predicted'}`, tone: 'plain' };
+    case 'safe':
+      return {
+        text: `safe to take down: nothing predicted at or above ${doc.verdict.failOn}${counts.length ? ` (${counts.join(', ')})` : ''}, and everything it rests on was visible`,
         tone: 'ok',
-      }
-    : { text: `NOT safe: ${counts.join(', ')} predicted (--fail-on ${doc.verdict.failOn})`, tone: 'error' };
+      };
+    case 'not safe':
+      return { text: `NOT safe: ${counts.join(', ')} predicted (--fail-on ${doc.verdict.failOn})`, tone: 'error' };
+    default:
+      return {
+        text: `not judged: ${blind.slice(0, 4).join('; ')}${blind.length > 4 ? `; and ${blind.length - 4} more` : ''} — not visible; nothing at or above ${doc.verdict.failOn} predicted in what was${counts.length ? ` (${counts.join(', ')})` : ''}`,
+        tone: 'error',
+      };
+  }
+}
+
+const TYPE = /^([A-Z][\w]*(?:\.[\w.-]+)?) \((.*)\)$/;
+
+/** What could not be judged, in a few lines: the types that were not visible together, with who needed them; what a
+ *  prediction found it could not judge, one line each. */
+export function notJudgedLines(entries: WhatIfDoc['notJudged']): string[] {
+  const types = new Map<string, Set<string>>();
+  const other: string[] = [];
+  for (const e of entries) {
+    const m = TYPE.exec(e.what);
+    if (m) types.set(m[1]!, (types.get(m[1]!) ?? new Set()).add(e.by));
+    else other.push(`${e.what} (${e.by})`);
+  }
+  const by = new Set([...types.values()].flatMap((x) => [...x]));
+  return [...(types.size ? [`${[...types.keys()].join(', ')} not visible (${[...by].join(', ')})`] : []), ...other];
 }
 
 /** The hypothesis in words. */

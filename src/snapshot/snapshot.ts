@@ -48,6 +48,9 @@ export interface SnapshotHeader {
   unavailable: Unavailable[];
 }
 
+/** Per list (by identity, with its length when scanned: lists only grow), the objects of it being deleted. */
+const deletingIn = new WeakMap<KObject[], { length: number; objects: KObject[] }>();
+
 export class Snapshot {
   readonly header: SnapshotHeader;
   private readonly byKind = new Map<string, KObject[]>();
@@ -145,6 +148,21 @@ export class Snapshot {
   /** All objects, for saving or for the orphan scan. */
   *all(): Generator<KObject> {
     for (const items of this.byKind.values()) yield* items;
+  }
+
+  /** Objects being deleted (a deletionTimestamp set), of every type. A list shared with another snapshot (a what-if
+   *  hypothesis shares what it does not change) is scanned once for both. */
+  deleting(): KObject[] {
+    const out: KObject[] = [];
+    for (const items of this.byKind.values()) {
+      let d = deletingIn.get(items);
+      if (!d || d.length !== items.length) {
+        d = { length: items.length, objects: items.filter((o) => o.metadata.deletionTimestamp) };
+        deletingIn.set(items, d);
+      }
+      out.push(...d.objects);
+    }
+    return out;
   }
 
   /** Lists grouped by type, for saving. */

@@ -1,6 +1,19 @@
 // `kubectl arch explain what-if` (and explain ARCH-WI01…): what the prediction does, what it reads, and what it
 // cannot know — the long form behind the command's --help, kept beside the code that predicts.
 import { WHATIF_CODES } from './codes.js';
+import { UNITS } from './predictions/registry.js';
+
+/** A paragraph in lines of at most 110 characters. */
+const wrap = (t: string): string =>
+  t
+    .split(' ')
+    .reduce<string[]>((lines, w) => {
+      const last = lines[lines.length - 1];
+      if (last !== undefined && last.length + w.length + 1 <= 110) lines[lines.length - 1] = `${last} ${w}`;
+      else lines.push(w);
+      return lines;
+    }, [])
+    .join('\n');
 
 export const WHATIF_ID = 'what-if';
 export const WHATIF_TITLE = 'What breaks if these nodes go down or are removed (kubectl arch what-if)';
@@ -15,7 +28,10 @@ export const WHATIF_DOCS = {
     'belongs to. What no check covers, what-if adds (the ARCH-WI codes below): workloads with no ready pod left, budgets',
     'that stop kubectl drain, pods pinned to volumes on those nodes, whether the pods to move fit on the schedulable',
     'nodes left by their requests, controllers that stop, ingress with no backend, no API server left, the only etcd',
-    'snapshots removed. For several nodes it also predicts each alone and says whether one at a time is safe.',
+    'snapshots removed, pods no controller recreates. Workloads are grouped by their top controller, whatever its kind',
+    "(a Deployment, a StatefulSet, an Argo Rollout, a CloudNativePG Cluster, any operator's). A removal is judged at its",
+    'worst moment too: the nodes down and their etcd members not yet removed. For several nodes it also predicts each',
+    'alone and says whether one at a time is safe, at the same --fail-on.',
     'With -o html the predictions are drawn on the map of the cluster as it would be: a part that carries one is marked',
     '"would break"; what no part draws (workloads, volumes, capacity) is listed under the verdict.',
   ].join('\n'),
@@ -25,19 +41,36 @@ export const WHATIF_DOCS = {
     'drained, and stopping the second of two etcd servers (or destroying two of three before removing their members) is',
     'how quorum is lost. The contract says where to look: state in etcd, the door, the loops, the interfaces.',
   ].join('\n'),
+  verdict: [
+    'safe: nothing is predicted at or above --fail-on AND every input the predictions rest on was visible — the types each',
+    "check and each of what-if's own predictions reads (nodes, pods, budgets, volumes, webhooks, leases…), and every",
+    "fact a prediction needs (a budget's allowed disruptions, the replicas a workload wants). Exit 0.",
+    'not safe: something is predicted at or above --fail-on, whatever else could not be seen. Exit 1.',
+    'not judged: nothing at or above --fail-on is predicted in what was visible, but something it rests on was not',
+    "(RBAC, a partial snapshot) or the run's --deadline came first: each section names what it could not judge, and the",
+    'verdict names the inputs. Exit 3. Never "safe".',
+    'With --fail-on none there is no gate: no verdict, exit 0. A node that does not exist, or whose existence cannot be',
+    'checked (nodes not visible and nothing visible runs there), is exit 2, named. -n/--namespace is refused: a node runs',
+    'pods of every namespace.',
+  ].join('\n'),
   fix: [
-    'Use it as a gate: kubectl arch what-if NODE && kubectl drain NODE --ignore-daemonsets (exit 1 when a prediction is at',
-    'or above --fail-on, error by default). Fix what it names first — a second replica spread across nodes, a budget',
-    'that allows one disruption, a webhook backend off that node, quorum restored — or accept it knowingly. Remove',
-    'servers one at a time: delete the node (its etcd member goes with it), wait until the others are healthy, then the next.',
+    'Use it as a gate: kubectl arch what-if NODE && kubectl drain NODE --ignore-daemonsets (exit 0 only when safe: 1 when',
+    'a prediction is at or above --fail-on, error by default; 3 when not judged). Fix what it names first — a second',
+    'replica spread across nodes, a budget that allows one disruption, a webhook backend off that node, quorum',
+    'restored — or accept it knowingly. Remove servers one at a time: delete the node (its etcd member goes with it),',
+    'wait until the others are healthy, then the next.',
   ].join('\n'),
   limits: [
     'A prediction, not the scheduler: whether the pods to move fit is judged by their requests against allocatable and',
     'by the taints they tolerate; affinity, nodeSelector and topology spread are not weighed. Pods that tolerate every',
     'taint are never evicted by the node lifecycle controller and stay there. Leaders that move (leases) are not',
-    'predictions. What a snapshot lacks is named at the end (pods, budgets, allocatable) and not predicted. Managed',
-    'control planes (EKS, GKE, AKS) keep etcd and the API servers to themselves: the state and the door are not',
-    'predicted there.',
+    'predictions. What a snapshot lacks is named in the section it concerns and not predicted. Managed control planes',
+    '(EKS, GKE, AKS, recognised only by positive evidence: their node labels or provider IDs, or their version with no',
+    'control plane among the nodes) keep etcd and the API servers to themselves: the state and the door are not',
+    'predicted there; a cluster with a control plane of its own (EKS Anywhere runs EKS-D on kubeadm) is judged as one.',
+    'Only live API servers count (a fresh identity lease, a Ready kube-apiserver pod, a Ready server node). A check whose',
+    'inputs a node changes only as context (the orphan scan: whether an orphan still runs) is not run again: a node',
+    'going down can only make what it finds milder.',
   ].join('\n'),
 };
 
@@ -61,21 +94,30 @@ export function whatIfExplainText(): string {
     'WHY IT MATTERS',
     indent(WHATIF_DOCS.why),
     '',
+    'THE VERDICT',
+    indent(WHATIF_DOCS.verdict),
+    '',
     'HOW TO USE IT',
     indent(WHATIF_DOCS.fix),
     '',
     'WHAT A PREDICTION CAN AND CANNOT KNOW',
     indent(WHATIF_DOCS.limits),
     '',
-    'ITS OWN FINDING CODES (the checks add theirs: kubectl arch explain <code>)',
-    ...Object.entries(WHATIF_CODES).map(([k, v]) => `  ${k}  ${v}`),
+    'ITS OWN PREDICTIONS (the checks add theirs: kubectl arch explain <code>)',
+    ...UNITS.flatMap((u) => [
+      `  ${u.code}  ${u.title} [${u.id}, ${u.contract}]`,
+      indent(indent(wrap(u.docs.what))),
+      `      reads: ${u.needs.map((n) => `${n.kind} (${n.role})`).join(', ')}`,
+    ]),
     '',
     'READS (list, read-only)',
     '  what doctor reads, and pods (requests, tolerations, claims), ReplicaSets (metadata), Deployments, StatefulSets,',
     '  PodDisruptionBudgets, PersistentVolumes, PersistentVolumeClaims',
     '',
     'EXIT CODES',
-    '  0 nothing predicted at or above --fail-on; 1 something is; 2 a node that does not exist (named) or a usage error',
+    '  0 safe (or no gate); 1 not safe: something predicted at or above --fail-on; 2 a node that does not exist or whose',
+    '  existence cannot be checked (named), or a usage error; 3 not judged: something it rests on was not visible, or the',
+    '  deadline came first',
     '',
   ].join('\n');
 }
@@ -86,4 +128,12 @@ export const whatIfExplainDoc = (): Record<string, unknown> => ({
   title: WHATIF_TITLE,
   codes: WHATIF_CODES,
   docs: WHATIF_DOCS,
+  predictions: UNITS.map((u) => ({
+    id: u.id,
+    code: u.code,
+    title: u.title,
+    contract: u.contract,
+    docs: u.docs,
+    reads: u.needs.map((n) => ({ kind: n.kind, group: n.group, role: n.role, lost: n.lost })),
+  })),
 });

@@ -85,7 +85,7 @@ function controllerRunning(ctx: CheckContext, tokens: string[]): boolean | null 
 
 function stuckObjects(ctx: CheckContext): Array<Draft<Code>> {
   const out: Array<Draft<Code>> = [];
-  for (const o of ctx.snap.all()) {
+  for (const o of ctx.snap.deleting()) {
     if (o.kind === 'Namespace' || !o.metadata.deletionTimestamp || !o.metadata.finalizers?.length) continue;
     const age = ctx.now.getTime() - Date.parse(o.metadata.deletionTimestamp);
     if (!(age > ctx.settings.stuckAfterMs)) continue;
@@ -134,7 +134,8 @@ function stuckNamespaces(ctx: CheckContext): Array<Draft<Code>> {
     if (!(age > ctx.settings.stuckAfterMs)) continue;
     const problems = NS_CONDITIONS.map((t) => ({ type: t, c: condition(n, t) })).filter((x) => x.c?.status === 'True');
     const top = problems[0];
-    const inside = [...ctx.snap.all()]
+    const inside = ctx.snap
+      .deleting()
       .filter((o) => o.metadata.namespace === n.metadata.name && o.metadata.deletionTimestamp && o.metadata.finalizers?.length)
       .slice(0, 5);
     const fixes: string[] = [];
@@ -193,7 +194,7 @@ export const stuckDeletions = defineCheck({
   },
   run(ctx) {
     const findings = [...stuckNamespaces(ctx), ...stuckObjects(ctx)];
-    const deleting = [...ctx.snap.all()].filter((o) => o.metadata.deletionTimestamp).length;
+    const deleting = ctx.snap.deleting().length;
     return {
       findings,
       passed: deleting

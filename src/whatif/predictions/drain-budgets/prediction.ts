@@ -1,0 +1,111 @@
+// ARCH-WI02: a PodDisruptionBudget that allows fewer disruptions than draining those nodes needs: kubectl drain
+// retries its evictions until its timeout. Pods are matched as the API server matches them (matchLabels AND
+// matchExpressions; in policy/v1 an empty selector selects every pod of the namespace).
+import { groupOf, type KObject } from '../../../model.js';
+import { R } from '../../../resources.js';
+import { selects, selectorText } from '../../../lib/selector.js';
+import { running } from '../../cluster.js';
+import { definePrediction, input, type Prediction } from '../../types.js';
+
+/** "50%" of n, rounded up (as the disruption controller rounds both minAvailable and maxUnavailable), or an integer. */
+function scaled(v: unknown, n: number): number | undefined {
+  if (typeof v === 'number' && Number.isInteger(v)) return v;
+  const m = typeof v === 'string' ? /^(\d+)%$/.exec(v.trim()) : null;
+  if (m) return Math.ceil((Number(m[1]) * n) / 100);
+  if (typeof v === 'string' && /^\d+$/.test(v.trim())) return Number(v);
+  return undefined;
+}
+
+/** disruptionsAllowed as the controller publishes it, or computed from the spec and the matching pods. */
+function allowedOf(pdb: KObject, matching: KObject[]): { allowed: number; computed: boolean } | undefined {
+  if (typeof pdb.status?.disruptionsAllowed === 'number') return { allowed: pdb.status.disruptionsAllowed, computed: false };
+  const expected = matching.length;
+  const healthy = matching.filter(running).length;
+  const min = scaled(pdb.spec?.minAvailable, expected);
+  if (min !== undefined) return { allowed: Math.max(0, healthy - min), computed: true };
+  const max = scaled(pdb.spec?.maxUnavailable, expected);
+  if (max !== undefined) return { allowed: Math.max(0, max - (expected - healthy)), computed: true };
+  return undefined;
+}
+
+export default definePrediction({
+  id: 'drain-budgets',
+  code: 'ARCH-WI02',
+  title: 'a PodDisruptionBudget allows fewer disruptions than the drain needs: kubectl drain would wait on it',
+  contract: 'workloads',
+  needs: [
+    input(R.pdbs, 'subject', 'whether kubectl drain would wait on a PodDisruptionBudget'),
+    input(R.pods, 'subject', 'which pods a drain would evict'),
+  ],
+  docs: {
+    what: 'Each PodDisruptionBudget selects pods as the API server does: matchLabels AND matchExpressions (In, NotIn, Exists, DoesNotExist); in policy/v1 an empty selector ({}) selects every pod of its namespace (in policy/v1beta1 none). When more of its pods run on the nodes going down than its disruptionsAllowed, kubectl drain cannot evict them all: it retries "Cannot evict pod as it would violate the pod\'s disruption budget" until its timeout. disruptionsAllowed is the controller\'s; where the status is missing it is computed from minAvailable or maxUnavailable (percentages rounded up) and the matching pods, and the prediction says so.',
+    why: 'A budget that allows no disruption protects the pods from every voluntary eviction — the drain of a node included. A reboot without a drain is not stopped by it.',
+    limits:
+      "The count of pods a budget expects is the matching pods seen (the controller uses its workload's scale). A budget with neither minAvailable nor maxUnavailable and no status is not judged. unhealthyPodEvictionPolicy is not weighed: every matching pod there counts.",
+  },
+  predict(c) {
+    const predictions: Prediction[] = [];
+    const unjudged: Array<{ what: string }> = [];
+    // which pods each budget selects does not depend on the nodes: once per snapshot
+    const selected = c.shared('pdbSelected', () => {
+      const byNs = new Map<string, KObject[]>();
+      for (const p of c.pods)
+        if (p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed') {
+          const ns = p.metadata.namespace ?? '';
+          const l = byNs.get(ns);
+          if (l) l.push(p);
+          else byNs.set(ns, [p]);
+        }
+      return new Map(
+        c.snap.of(R.pdbs).map((pdb) => {
+          const sel = pdb.spec?.selector;
+          // policy/v1beta1: an empty selector selects nothing; policy/v1: everything in the namespace
+          const legacyEmpty =
+            groupOf(pdb.apiVersion) === 'policy' &&
+            /v1beta1$/.test(String(pdb.apiVersion)) &&
+            sel &&
+            typeof sel === 'object' &&
+            !Object.keys(sel).length;
+          const verdicts = (byNs.get(pdb.metadata.namespace ?? '') ?? []).map(
+            (p) => [p, legacyEmpty ? false : selects(sel, p.metadata.labels)] as const,
+          );
+          const malformed = verdicts.some(([, v]) => v === 'malformed');
+          return [pdb, malformed ? ('malformed' as const) : verdicts.filter(([, v]) => v === true).map(([p]) => p)] as const;
+        }),
+      );
+    });
+    const there = new Set(c.podsThere);
+    for (const [pdb, matching] of selected) {
+      const ns = pdb.metadata.namespace ?? '';
+      const name = `${ns}/${pdb.metadata.name}`;
+      const sel = pdb.spec?.selector;
+      if (matching === 'malformed') {
+        unjudged.push({ what: `PodDisruptionBudget ${name}: its selector cannot be read` });
+        continue;
+      }
+      const evict = matching.filter((p) => there.has(p));
+      if (!evict.length) continue;
+      const a = allowedOf(pdb, matching);
+      if (!a) {
+        unjudged.push({ what: `PodDisruptionBudget ${name}: no status and neither minAvailable nor maxUnavailable` });
+        continue;
+      }
+      if (evict.length <= a.allowed) continue;
+      predictions.push({
+        contract: 'workloads',
+        code: 'ARCH-WI02',
+        from: 'what-if',
+        severity: 'error',
+        title: `kubectl drain would wait on PodDisruptionBudget ${name}: it allows ${a.allowed} disruption${a.allowed === 1 ? '' : 's'}, the drain needs ${evict.length}`,
+        message: `Evicting ${evict.map((p) => p.metadata.name).join(', ')} would violate the budget (selector ${selectorText(sel)}, ${pdb.spec?.minAvailable !== undefined ? `minAvailable ${pdb.spec.minAvailable}` : `maxUnavailable ${pdb.spec?.maxUnavailable}`}, disruptionsAllowed ${a.allowed}${a.computed ? ' computed from its spec and the pods it selects: its status is not in the snapshot' : ''}): kubectl drain retries "Cannot evict pod as it would violate the pod's disruption budget" until its timeout.`,
+        objects: [{ kind: 'PodDisruptionBudget', apiVersion: 'policy/v1', namespace: pdb.metadata.namespace, name: pdb.metadata.name }],
+        why: 'A budget that allows no disruption protects the pods from every voluntary eviction — the drain of a node included.',
+        fix: [
+          'give the workload one more replica on another node first (then the budget allows the eviction)',
+          `or, knowing the cost (those pods go down meanwhile), relax the budget for the window: kubectl -n ${pdb.metadata.namespace} edit pdb ${pdb.metadata.name}`,
+        ],
+      });
+    }
+    return { predictions, unjudged };
+  },
+});

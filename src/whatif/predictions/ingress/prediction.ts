@@ -1,0 +1,82 @@
+// ARCH-WI06: a load-balancer or ingress Service whose every ready backend is on the nodes going down: traffic from
+// outside stops.
+import { refOf } from '../../../lib/k8s.js';
+import type { KObject } from '../../../model.js';
+import { R } from '../../../resources.js';
+import { arr } from '../../cluster.js';
+import { definePrediction, input, refText, type Prediction } from '../../types.js';
+
+const INGRESS = /(ingress|traefik|gateway|haproxy|contour|envoy|kong|nginx)/;
+
+export default definePrediction({
+  id: 'ingress',
+  code: 'ARCH-WI06',
+  title: 'an ingress or load-balancer Service has no ready backend left',
+  contract: 'interfaces',
+  needs: [
+    input(R.services, 'subject', 'which Services take traffic from outside'),
+    input(R.endpointslices, 'evidence', "where a Service's ready backends run", undefined, R.endpoints),
+    input(R.pods, 'context', 'the node of a backend whose endpoint does not name it'),
+  ],
+  docs: {
+    what: 'A Service of type LoadBalancer, or one named for an ingress or gateway (traefik, ingress-nginx, istio gateways, envoy, kong, haproxy, contour), whose every ready endpoint runs on the nodes going down: traffic from outside stops until its pods run elsewhere.',
+    why: 'The ingress is the interface between the cluster and its users; with no backend, every route behind it fails.',
+    limits:
+      'Endpoints are read from Endpoints or EndpointSlices, whichever is visible. An ingress controller Service named otherwise is not recognised unless it is a LoadBalancer.',
+  },
+  predict(c) {
+    const predictions: Prediction[] = [];
+    // every Service that takes traffic from outside, with the nodes of its ready backends: once per snapshot
+    const front = c.shared('ingressBackends', () => {
+      const byService = new Map<string, KObject>();
+      for (const e of c.snap.of(R.endpoints)) byService.set(`${e.metadata.namespace}/${e.metadata.name}`, e);
+      const slices = new Map<string, KObject[]>();
+      for (const e of c.snap.of(R.endpointslices)) {
+        const k = `${e.metadata.namespace}/${e.metadata.labels?.['kubernetes.io/service-name']}`;
+        slices.set(k, [...(slices.get(k) ?? []), e]);
+      }
+      const podNode = new Map(
+        c.pods.map((p) => [`${p.metadata.namespace}/${p.metadata.name}`, p.spec?.nodeName as string | undefined] as const),
+      );
+      return c.snap
+        .of(R.services)
+        .filter((s) => s.spec?.type === 'LoadBalancer' || INGRESS.test(s.metadata.name))
+        .map((s) => {
+          const key = `${s.metadata.namespace}/${s.metadata.name}`;
+          const ep = byService.get(key);
+          const ready: Array<{ node?: string; pod?: string }> = ep
+            ? arr(ep.subsets).flatMap((x: { addresses?: unknown }) =>
+                arr<{ nodeName?: string; targetRef?: { name?: string } }>(x?.addresses).map((a) => ({
+                  node: a?.nodeName,
+                  pod: a?.targetRef?.name,
+                })),
+              )
+            : (slices.get(key) ?? []).flatMap((e) =>
+                arr<{ conditions?: { ready?: boolean }; nodeName?: string; targetRef?: { name?: string } }>(e.endpoints)
+                  .filter((x) => x?.conditions?.ready !== false)
+                  .map((x) => ({ node: x?.nodeName, pod: x?.targetRef?.name })),
+              );
+          return { s, ready: ready.map((e) => ({ ...e, node: e.node ?? podNode.get(`${s.metadata.namespace}/${e.pod}`) })) };
+        });
+    });
+    for (const { s, ready } of front) {
+      if (!ready.length || !ready.every((e) => c.down.has(e.node ?? ''))) continue;
+      const nodeOf = (e: { node?: string }): string | undefined => e.node;
+      const owner = c.workloadsThere.find((w) =>
+        w.pods.some((p) => ready.some((e) => e.pod === p.metadata.name && p.metadata.namespace === s.metadata.namespace)),
+      );
+      predictions.push({
+        contract: 'interfaces',
+        code: 'ARCH-WI06',
+        from: 'what-if',
+        severity: 'error',
+        title: `${s.spec?.type === 'LoadBalancer' ? 'load balancer' : 'ingress'} ${s.metadata.namespace}/${s.metadata.name} has no ready backend left${owner ? ` (${refText(owner.ref)})` : ''}`,
+        message: `Every ready endpoint of Service ${s.metadata.namespace}/${s.metadata.name} is on ${[...new Set(ready.map(nodeOf))].join(', ')}: traffic from outside stops until its pods run elsewhere.`,
+        objects: owner ? [owner.ref, refOf(s)] : [refOf(s)],
+        why: 'The ingress is the interface between the cluster and its users; with no backend, every route behind it fails.',
+        fix: [`run ${owner ? owner.ref.name : 'its pods'} with replicas on other nodes before the maintenance`],
+      });
+    }
+    return { predictions };
+  },
+});
