@@ -24,6 +24,8 @@ export interface ControlPlane {
   /** Resolves once the garbage collector has collected a fresh object whose owner does not exist. */
   gcBarrier(boundMs?: number): Promise<void>;
   killEtcd(): Promise<void>;
+  /** Another kube-apiserver on the same etcd, in a UTS namespace with this host name (root only). */
+  addApiserver(hostname: string): Promise<{ url: string; stop(): Promise<void> }>;
   admin(method: string, path: string, body?: unknown): Promise<ApiResult>;
   stop(): Promise<void>;
 }
@@ -41,6 +43,8 @@ export function startControlPlane(opts?: {
   controllerManagerFlags?: string[];
   /** Serve kube-apiserver with a certificate of ours, signed by a CA the kubeconfig trusts, valid this many days. */
   servingCertDays?: number;
+  /** Run kube-apiserver in a UTS namespace of its own with this host name (root only): its identity lease names it. */
+  hostname?: string;
   log?: (s: string) => void;
 }): Promise<ControlPlane>;
 export function request(

@@ -177,6 +177,8 @@ function kubeconfigText(url, caFile, users) {
  * - controllerManager: path of kube-controller-manager, or true to build it like kube-apiserver; when given, it
  *   runs against the API server with `controllers` (default DEFAULT_CONTROLLERS).
  * - servingCertDays: serve kube-apiserver with a certificate of ours valid that many days (see servingCert).
+ * - hostname: run kube-apiserver in a UTS namespace of its own with this host name (root only: unshare(1)), so its
+ *   identity lease names that "node"; addApiserver(hostname) then starts another on the same etcd as another node.
  */
 export async function startControlPlane({
   apiserver = buildApiserver(),
@@ -184,6 +186,7 @@ export async function startControlPlane({
   controllers = DEFAULT_CONTROLLERS,
   controllerManagerFlags = [],
   servingCertDays,
+  hostname,
   log = () => {},
 } = {}) {
   if (controllerManager === true) controllerManager = buildControllerManager();
@@ -266,7 +269,14 @@ export async function startControlPlane({
       // fails at once ("no endpoints available for service") and no cluster IP outside loopback is ever dialed
       '--enable-aggregator-routing=true',
     ];
-    const api = spawn(apiserver, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    // a host name of its own (an identity lease per "node"): unshare a UTS namespace, set it, then exec kube-apiserver
+    const named = (host, bin, argv) =>
+      host
+        ? spawn('unshare', ['--uts', '--', 'sh', '-c', 'hostname "$0" && exec "$@"', host, bin, ...argv], {
+            stdio: ['ignore', 'ignore', 'pipe'],
+          })
+        : spawn(bin, argv, { stdio: ['ignore', 'ignore', 'pipe'] });
+    const api = named(hostname, apiserver, args);
     procs.push(api);
     let apiErr = '';
     api.stderr.on('data', (d) => {
@@ -368,7 +378,39 @@ export async function startControlPlane({
         etcd.once('exit', () => resolve());
         process.kill(etcd.pid, 'SIGKILL');
       });
+    /** Another kube-apiserver on the same etcd, as another control-plane node (its own port, certificates and host
+     *  name); stop() ends it (SIGKILL: it leaves its identity lease behind, as a crashed server does). */
+    const addApiserver = async (host) => {
+      const p2 = await freePort();
+      const argv = args
+        .filter((a) => !/^--(secure-port|cert-dir|audit-log-path)=/.test(a))
+        .concat([`--secure-port=${p2}`, `--cert-dir=${join(dir, `certs-${host}`)}`, `--audit-log-path=${join(dir, `audit-${host}.log`)}`]);
+      const a2 = named(host, apiserver, argv);
+      procs.push(a2);
+      let err2 = '';
+      a2.stderr.on('data', (d) => {
+        err2 = (err2 + d).slice(-4000);
+      });
+      const c2 = { url: `https://127.0.0.1:${p2}`, caFile: join(dir, `certs-${host}`, 'apiserver.crt'), token: USERS.admin.token };
+      const until = Date.now() + 90_000;
+      for (;;) {
+        if (a2.exitCode !== null) throw new Error(`second kube-apiserver exited (${a2.exitCode}): ${err2.slice(-2000)}`);
+        if (existsSync(c2.caFile) && (await request(c2, 'GET', '/readyz').catch(() => ({ status: 0 }))).status === 200) break;
+        if (Date.now() > until) throw new Error(`second kube-apiserver not ready after 90 s: ${err2.slice(-2000)}`);
+        await sleep(250);
+      }
+      return {
+        url: c2.url,
+        stop: () =>
+          new Promise((resolve) => {
+            if (a2.exitCode !== null || a2.signalCode !== null) return resolve();
+            a2.once('exit', () => resolve());
+            process.kill(a2.pid, 'SIGKILL');
+          }),
+      };
+    };
     return {
+      addApiserver,
       dir,
       url,
       caFile,
