@@ -78,6 +78,7 @@ const CAPTURED_TYPES = [
   'CSINode.storage.k8s.io',
   'ETCDSnapshotFile.k3s.cattle.io',
   'PodDisruptionBudget.policy',
+  'Job.batch',
 ];
 
 export interface Built {

@@ -132,6 +132,8 @@ export interface CheckResult {
   /** Subject and evidence inputs that were not visible (types, e.g. Event, Application.argoproj.io): with none of
    *  them a clean result is "passed", with some it is "partial". */
   unjudged?: string[];
+  /** Skipped because what it saw cannot decide (not because something was missing or the check does not apply). */
+  undecided?: boolean;
 }
 
 export const groupOf = (apiVersion: string | undefined): string => {

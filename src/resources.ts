@@ -10,6 +10,29 @@ const t = (group: string, version: string, resource: string, kind: string, names
   namespaced,
 });
 
+interface Terminated {
+  exitCode?: number;
+  reason?: string;
+  message?: string;
+  startedAt?: string;
+  finishedAt?: string;
+}
+interface ContainerStatus {
+  name?: string;
+  ready?: boolean;
+  restartCount?: number;
+  state?: { running?: { startedAt?: string }; waiting?: { reason?: string }; terminated?: Terminated };
+  lastState?: { terminated?: Terminated };
+}
+/** How a container's run ended; its message (the termination log: helm's last line) cut to 2,000 characters. */
+const terminated = (t: Terminated): Terminated => ({
+  exitCode: t.exitCode,
+  reason: t.reason,
+  ...(typeof t.message === 'string' ? { message: t.message.slice(0, 2000) } : {}),
+  startedAt: t.startedAt,
+  finishedAt: t.finishedAt,
+});
+
 /** Pods: checks read metadata, the node, the phase, readiness and restarts — not the (large) spec; what-if also the
  *  requests, tolerations and claims (never env, commands or images). */
 const trimPod = (o: KObject): KObject => ({
@@ -45,15 +68,17 @@ const trimPod = (o: KObject): KObject => ({
   status: {
     phase: o.status?.phase,
     conditions: o.status?.conditions,
-    containerStatuses: (o.status?.containerStatuses ?? []).map(
-      (c: { name?: string; ready?: boolean; restartCount?: number; state?: { running?: { startedAt?: string } } }) => ({
-        name: c.name,
-        ready: c.ready,
-        restartCount: c.restartCount,
-        // when it started: a control plane just restarted is still finishing its post-start hooks
-        ...(c.state?.running?.startedAt ? { state: { running: { startedAt: c.state.running.startedAt } } } : {}),
-      }),
-    ),
+    containerStatuses: (Array.isArray(o.status?.containerStatuses) ? o.status.containerStatuses : []).map((c: ContainerStatus) => ({
+      name: c?.name,
+      ready: c?.ready,
+      restartCount: c?.restartCount,
+      // when it started: a control plane just restarted is still finishing its post-start hooks
+      ...(c?.state?.running?.startedAt ? { state: { running: { startedAt: c.state.running.startedAt } } } : {}),
+      // why it waits (CrashLoopBackOff) and how its last run ended: a job that fails on every attempt says so here
+      ...(c?.state?.waiting?.reason ? { state: { waiting: { reason: c.state.waiting.reason } } } : {}),
+      ...(c?.state?.terminated ? { state: { terminated: terminated(c.state.terminated) } } : {}),
+      ...(c?.lastState?.terminated ? { lastState: { terminated: terminated(c.lastState.terminated) } } : {}),
+    })),
     startTime: o.status?.startTime,
     podIP: o.status?.podIP,
   },
@@ -112,6 +137,19 @@ const trimFlux = (o: KObject): KObject => ({
       : o.spec,
 });
 
+/** Jobs: which they are, their limits and how their runs went — not their pod template (commands, env). */
+const trimJob = (o: KObject): KObject => ({
+  apiVersion: o.apiVersion,
+  kind: o.kind,
+  metadata: o.metadata,
+  spec: {
+    backoffLimit: o.spec?.backoffLimit,
+    suspend: o.spec?.suspend,
+    ...(o.spec?.template?.metadata ? { template: { metadata: o.spec.template.metadata } } : {}),
+  },
+  status: o.status,
+});
+
 /** K3s HelmCharts: values and the chart tarball are not read (and values can hold credentials). */
 const trimHelmChart = (o: KObject): KObject => ({ ...o, spec: without(o.spec, ['valuesContent', 'set', 'chartContent', 'valuesSecrets']) });
 
@@ -145,6 +183,7 @@ export const R = {
     fieldSelectors: ['type=Warning', 'type!=Warning,involvedObject.kind=Addon', 'type!=Warning,involvedObject.kind=HelmChart'],
   },
   persistentvolumes: t('', 'v1', 'persistentvolumes', 'PersistentVolume', false),
+  jobs: { ...t('batch', 'v1', 'jobs', 'Job', true), trim: trimJob },
   persistentvolumeclaims: t('', 'v1', 'persistentvolumeclaims', 'PersistentVolumeClaim', true),
   eventsV1: {
     ...t('events.k8s.io', 'v1', 'events', 'Event', true),

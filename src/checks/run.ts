@@ -71,7 +71,16 @@ export function runChecks(
       const unjudged = [...new Set([...gaps.filter((g) => g.role !== 'context').map((g) => typeName(g.need)), ...(out.unjudged ?? [])])];
       const more = unjudged.length ? { unjudged } : {};
       if (out.findings.length > 0) return { ...base, status: 'findings', findings: out.findings.map((f) => stamp(c, f)), notes, ...more };
-      if (out.skipped) return { ...base, status: 'skipped', reason: out.skipped, findings: [], notes, ...more };
+      if (out.skipped)
+        return {
+          ...base,
+          status: 'skipped',
+          reason: out.skipped,
+          findings: [],
+          notes,
+          ...more,
+          ...(out.undecided ? { undecided: true } : {}),
+        };
       if (unjudged.length) return { ...base, status: 'partial', reason: partialReason(out.passed, unjudged), findings: [], notes, ...more };
       return { ...base, status: 'passed', reason: out.passed ?? 'no problem found', findings: [], notes };
     } catch (e) {

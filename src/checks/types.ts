@@ -67,6 +67,9 @@ export interface CheckOutput<C extends string = string> {
   passed?: string;
   /** Set when nothing could be evaluated, or the evidence cannot decide. */
   skipped?: string;
+  /** With skipped: the inputs were there, but what they show cannot decide (etcd quorum with members of unknown
+   *  health) — never a sign that nothing is wrong (what-if: never "safe" on it). */
+  undecided?: boolean;
   /** Inputs the check found it could not judge by although they were visible or absent (e.g. a type a version should
    *  serve, not served): a clean result is then partial, as for a gap. */
   unjudged?: string[];

@@ -173,14 +173,30 @@ function k3sMembers(snap: Snapshot, now: number, distribution: Distribution): { 
           const pm = podMember(pod);
           return { ...pm, name, where, node: name, evidence: `etcd role label; ${pm.evidence} (no EtcdIsVoter: learners not visible)` };
         }
+        // a NotReady node is its kubelet, not its etcd member: unknown, never "down" on that alone — but in K3s the
+        // kubelet and the etcd member are one process: a server that stopped posting status for minutes took its
+        // member with it (down, or cut off from the others)
+        const r = cond(n, 'Ready');
+        const silent = Date.parse(r?.lastHeartbeatTime ?? '');
+        const gone =
+          distribution === 'K3s' &&
+          r?.status === 'Unknown' &&
+          r.reason === 'NodeStatusUnknown' &&
+          !Number.isNaN(silent) &&
+          now - silent > K3S_HEARTBEAT_STALE_MS;
         return {
           name,
           where,
           node: name,
           role: 'voter',
-          // a NotReady node is its kubelet, not its etcd member: unknown, never "down" on that alone
-          health: 'unknown',
-          evidence: `etcd role label only (no EtcdIsVoter condition: ${distribution} before v1.25.16/v1.26.11/v1.27.8/v1.28.4)${isReady(n) ? '' : ', node NotReady (its kubelet; the member itself is not visible)'}`,
+          health: gone ? 'unhealthy' : 'unknown',
+          evidence: `etcd role label only (no EtcdIsVoter condition: ${distribution} before v1.25.16/v1.26.11/v1.27.8/v1.28.4)${
+            gone
+              ? `, its k3s server stopped posting status ${Math.round((now - silent) / 60_000)} min ago (NodeStatusUnknown): the kubelet and the etcd member are one process`
+              : isReady(n)
+                ? ''
+                : ', node NotReady (its kubelet; the member itself is not visible)'
+          }`,
         };
       }
       withCondition++;

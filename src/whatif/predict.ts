@@ -159,6 +159,9 @@ async function predictOnce(
         notJudged.push({ contract: contractOf(checks, check.id), what: `${typeKey(g.need)} (${g.reason})`, by: check.id });
       const said = new Set(gaps.map((g) => typeKey(g.need)));
       for (const t of r.unjudged ?? []) if (!said.has(t)) notJudged.push({ contract: contractOf(checks, check.id), what: t, by: check.id });
+      // what it saw cannot decide, as the cluster would be (etcd members of unknown health): never "safe" on that
+      if (r.status === 'skipped' && r.undecided)
+        notJudged.push({ contract: contractOf(checks, check.id), what: r.reason ?? 'undecided', by: check.id });
       await step.pause();
     }
     for (const f of r.findings) {

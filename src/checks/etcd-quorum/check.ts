@@ -363,7 +363,7 @@ export const etcdQuorum = defineCheck({
     const findings = quorumFindings(v, ctx.now);
     // unknown is never passed: without a finding, an undecidable verdict is a skip with the reason
     if (v.verdict === 'UNKNOWN' && findings.length === 0) {
-      return { findings, notes, skipped: `the evidence cannot decide: ${v.verdictLine} (from ${v.source})` };
+      return { findings, notes, skipped: `the evidence cannot decide: ${v.verdictLine} (from ${v.source})`, undecided: true };
     }
     return { findings, notes, passed: `${v.verdictLine} (${v.source})` };
   },

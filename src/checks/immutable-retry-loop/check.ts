@@ -4,13 +4,13 @@
 // owner + object + field, with a liveness state (retrying | stalled | one-off) and scoped, costed advice.
 // The rejection parsing, the merge and the advice live beside it (rejections.ts, loops.ts, advice.ts); this file maps
 // them to findings.
-import { condition } from '../../lib/k8s.js';
 import { refText, type KObject, type ObjectRef } from '../../model.js';
 import { CONFIGMAPS, R } from '../../resources.js';
 import { adviceFor, type AdviceContext } from './advice.js';
 import { cadence, human, normaliseEvents, type Cadence, type NormEvent } from '../../lib/events.js';
 import { findLoops, type Loop } from './loops.js';
 import { isImmutableRejection, parseRejections, type Rejection } from './rejections.js';
+import { chartOf, chartRef, costOf, isPackaged, judgeChart, sinceText, type ChartEvidence } from './helmcharts.js';
 import { ABOUT, defineCheck, onlyOn, type CheckContext, type Draft, type NodeGet } from '../types.js';
 
 const ID = 'immutable-retry-loop';
@@ -19,10 +19,11 @@ const CODES = {
   'ARCH-RL01': "an immutable-field change its owner still wants, seen through Events only (the owner's own status is not visible)",
   'ARCH-RL02': 'one-off: an immutable-field change was rejected, then superseded or not repeated (info)',
   'ARCH-RL03': 'a K3s addon manifest fails to apply on every re-scan (e.g. CoreDNS clusterIP from --cluster-dns)',
-  'ARCH-RL04': 'a K3s HelmChart install job fails',
+  'ARCH-RL04': 'a K3s/RKE2 HelmChart cannot install: its helm-install job fails on every attempt (the component is missing or stuck)',
   'ARCH-RL05': 'an Argo CD Application retries or is stalled on an immutable field it can never sync',
   'ARCH-RL06': 'a Flux Kustomization/HelmRelease retries or is stalled on an immutable field',
   'ARCH-RL07': 'kubelet clusterDNS points at an IP no Service owns (--deep)',
+  'ARCH-RL08': "a K3s/RKE2 HelmChart's failed release waits for an operator (failurePolicy abort): its job fails on purpose",
 } as const;
 type Code = keyof typeof CODES;
 
@@ -217,25 +218,115 @@ function k3sAddonFindings(events: NormEvent[], ctx: CheckContext): Array<Draft<C
   return out;
 }
 
-function helmChartFindings(charts: KObject[]): Array<Draft<Code>> {
+/** K3s/RKE2 HelmCharts whose install (or uninstall) job fails on every attempt: one finding per chart, from every
+ *  source that shows it (./helmcharts.ts). */
+function helmChartFindings(ctx: CheckContext, events: NormEvent[]): Array<Draft<Code>> {
+  const { snap, now } = ctx;
+  const byChart = new Map<string, ChartEvidence>();
+  const get = (namespace: string, name: string): ChartEvidence => {
+    const k = `${namespace}/${name}`;
+    let e = byChart.get(k);
+    if (!e) byChart.set(k, (e = { namespace, name, pods: [], events: [] }));
+    return e;
+  };
+  for (const hc of snap.of(R.helmcharts)) get(hc.metadata.namespace ?? 'kube-system', hc.metadata.name).chart = hc;
+  const jobs = new Map<string, ChartEvidence>();
+  for (const j of snap.of(R.jobs)) {
+    const c = chartOf(j);
+    if (!c || c.action !== 'install') continue;
+    const e = get(j.metadata.namespace ?? 'kube-system', c.name);
+    e.job = j;
+    jobs.set(`${j.metadata.namespace}/${j.metadata.name}`, e);
+  }
+  for (const p of snap.of(R.pods)) {
+    const c = chartOf(p);
+    if (c?.action === 'install') get(p.metadata.namespace ?? 'kube-system', c.name).pods.push(p);
+  }
+  for (const v of events) {
+    const o = v.object;
+    const ns = o.namespace ?? v.namespace ?? 'kube-system';
+    if (o.kind === 'HelmChart' && v.type === 'Warning') get(ns, o.name).events.push(v);
+    else if (o.kind === 'Job' || o.kind === 'Pod') {
+      const m = /^helm-install-(.+?)(-[a-z0-9]{5})?$/.exec(o.name);
+      const known = o.kind === 'Job' ? jobs.get(`${ns}/${o.name}`) : undefined;
+      if (known) known.events.push(v);
+      else if (m) {
+        // a pod's name is the job's plus a suffix: the chart is the job's name less helm-install-
+        const chart = o.kind === 'Pod' ? m[1]! : `${m[1]!}${m[2] ?? ''}`;
+        get(ns, byChart.has(`${ns}/${chart}`) || o.kind === 'Job' ? chart : m[1]!).events.push(v);
+      }
+    }
+  }
+  const visible = {
+    charts: !snap.gap(R.helmcharts),
+    jobs: !snap.gap(R.jobs),
+    pods: !snap.gap(R.pods),
+    events: !snap.gap(R.events) || !snap.gap(R.eventsV1),
+  };
   const out: Array<Draft<Code>> = [];
-  for (const hc of charts) {
-    const c = condition(hc, 'Failed');
-    const failed = c?.status === 'True' ? c : undefined;
-    if (!failed) continue;
-    const msg: string = failed.message ?? failed.reason ?? '';
-    const ref: ObjectRef = { kind: 'HelmChart', apiVersion: 'helm.cattle.io/v1', namespace: hc.metadata.namespace, name: hc.metadata.name };
+  for (const e of byChart.values()) {
+    const v = judgeChart(e, now, visible);
+    if (!v) continue;
+    const packaged =
+      isPackaged(e.chart) ||
+      (!e.chart && /^(rke2-)?(traefik|traefik-crd|ingress-nginx|coredns|canal|calico|cilium|metrics-server)/.test(e.name));
+    const job = e.job?.metadata.name ?? e.chart?.status?.jobName ?? `helm-install-${e.name}`;
+    const target = e.chart?.spec?.targetNamespace ?? e.namespace;
+    // does the component still run (its last good release), or is it missing altogether?
+    const running = snap
+      .of(R.pods)
+      .filter(
+        (p) =>
+          p.metadata.namespace === target &&
+          (p.metadata.labels?.['app.kubernetes.io/instance'] === e.name || p.metadata.labels?.release === e.name) &&
+          !chartOf(p),
+      );
+    const up = running.filter((p) => p.status?.phase === 'Running');
+    const still = visible.pods
+      ? up.length
+        ? ` Its last good release still runs (${up.length} pod${up.length === 1 ? '' : 's'} in ${target}): what fails is the change.`
+        : ` Nothing of it runs in ${target}: ${costOf(e.name, packaged)}.`
+      : '';
+    const loop =
+      v.state === 'abort'
+        ? 'The release is in a failed state and failurePolicy is abort: the job exits on purpose, waiting for someone to act, and restarts until then.'
+        : v.state === 'retrying'
+          ? 'The helm-controller re-runs it after each failure, with a growing back-off (up to 5 minutes), until the Job reaches its backoffLimit (1000 by default).'
+          : 'The Job has given up (its backoffLimit reached); the helm-controller runs it again only when the chart or its HelmChartConfig changes, or at the next K3s/RKE2 server start.';
+    const version = e.chart?.spec?.version ? ` ${e.chart.spec.version}` : '';
     out.push({
-      code: 'ARCH-RL04',
-      severity: isImmutableRejection(msg) ? 'error' : 'warning',
-      title: `K3s HelmChart ${hc.metadata.namespace}/${hc.metadata.name} fails${isImmutableRejection(msg) ? ' on an immutable field' : ''}`,
-      message: `${msg || 'condition Failed=True'}${hc.status?.jobName ? ` (job ${hc.status.jobName})` : ''}. The helm-controller re-runs the install job after each failure.`,
-      objects: [ref],
-      evidence: { source: 'k3s-helmchart', condition: failed, jobName: hc.status?.jobName },
-      why: `${CANNOT} The K3s helm-controller re-runs the install job after each failure, with a growing back-off.`,
+      code: v.state === 'abort' ? 'ARCH-RL08' : 'ARCH-RL04',
+      // its last good release still serving: a stuck upgrade; missing (or not visible): the component is gone
+      severity: visible.pods && up.length ? 'warning' : 'error',
+      title: `HelmChart ${e.namespace}/${e.name}${version} ${v.state === 'abort' ? 'waits for an operator: its failed release is not retried (failurePolicy abort)' : `cannot install: job ${job} fails on every attempt`}${v.immutable ? ' (an immutable field)' : ''}${sinceText(v.since, now)}`,
+      message: `${v.seen.join('; ')}.${v.reason ? ` The reason, as helm wrote it: ${v.reason.trim().split('\n').slice(-3).join(' ')}` : ''} ${loop}${still}${v.lacks.length ? ` Not visible: ${v.lacks.join(', ')} — judged from the rest.` : ''}`,
+      objects: [chartRef(e.namespace, e.name)],
+      evidence: {
+        source: 'k3s-helmchart',
+        state: v.state,
+        job,
+        pods: e.pods.map((p) => p.metadata.name),
+        seen: v.seen,
+        ...(v.reason ? { reason: v.reason } : {}),
+        ...(e.chart?.spec?.failurePolicy ? { failurePolicy: e.chart.spec.failurePolicy } : {}),
+        ...(v.since !== undefined ? { since: new Date(v.since).toISOString() } : {}),
+      },
+      why: `${costOf(e.name, packaged)}. ${v.state === 'retrying' ? 'A chart that cannot install fails the same way on every attempt: the loop does not heal by itself.' : 'Nothing changes until the chart, its values or its release are fixed.'}`,
       fix: [
-        `kubectl -n ${hc.metadata.namespace} logs job/${hc.status?.jobName ?? `helm-install-${hc.metadata.name}`}`,
-        'fix the chart values (spec.valuesContent / HelmChartConfig) that change an immutable field, or uninstall and reinstall the release deliberately',
+        `read the reason: kubectl -n ${e.namespace} logs job/${job}`,
+        v.immutable
+          ? `the chart changes an immutable field: revert that value in the HelmChart (spec.valuesContent) or its HelmChartConfig ${e.namespace}/${e.name}, or recreate that one object knowingly (its cost is in its kind: a Service gets a new clusterIP)`
+          : `correct the values in the HelmChart (spec.valuesContent, spec.version) or in its HelmChartConfig ${e.namespace}/${e.name}: the next attempt uses them`,
+        ...(v.state === 'abort'
+          ? [
+              `then let it retry: fix or roll back the failed release (helm -n ${target} rollback ${e.name}), or set failurePolicy: reinstall on the HelmChartConfig knowing it uninstalls the release first`,
+            ]
+          : []),
+        ...(packaged
+          ? [
+              `where you run your own instead: disable the packaged one (K3s: disable: [${e.name.replace(/^rke2-/, '')}] in /etc/rancher/k3s/config.yaml; RKE2: disable: [${e.name}]) on every server — deleting the HelmChart alone uninstalls it, and K3s/RKE2 re-create it from the server's manifests at the next start`,
+            ]
+          : []),
       ],
     });
   }
@@ -323,7 +414,9 @@ export const retryLoops = defineCheck({
     'ARCH-RL01': ['Event'],
     'ARCH-RL02': ['Event', 'Application.argoproj.io', 'Kustomization.kustomize.toolkit.fluxcd.io', 'HelmRelease.helm.toolkit.fluxcd.io'],
     'ARCH-RL03': ['Event'],
-    'ARCH-RL04': ['HelmChart.helm.cattle.io'],
+    // a chart alone, its Job alone, its pods alone or their Events alone each make the finding
+    'ARCH-RL04': [],
+    'ARCH-RL08': [],
     'ARCH-RL05': ['Application.argoproj.io'],
     'ARCH-RL06': ['Kustomization.kustomize.toolkit.fluxcd.io', 'HelmRelease.helm.toolkit.fluxcd.io'],
   },
@@ -347,7 +440,25 @@ export const retryLoops = defineCheck({
       lost: 'K3s addons are not listed (their failures still show in Events)',
       relevant: onlyOn('K3s', 'RKE2'),
     },
-    { ...R.helmcharts, role: 'subject', lost: 'K3s HelmChart failures cannot be seen', relevant: onlyOn('K3s', 'RKE2') },
+    {
+      ...R.helmcharts,
+      role: 'subject',
+      lost: "K3s/RKE2 HelmCharts are not listed: their failing installs are seen through their jobs, pods and Events only, without the chart's conditions and failurePolicy",
+      relevant: onlyOn('K3s', 'RKE2'),
+    },
+    {
+      ...R.jobs,
+      role: 'subject',
+      lost: 'helm-install jobs are not listed: whether one has failed (its backoffLimit reached) is not seen',
+      relevant: onlyOn('K3s', 'RKE2'),
+    },
+    {
+      ...R.podsLean,
+      role: 'evidence',
+      lost: 'helm-install pods are not listed: a chart that crash-loops is seen only through its job, its conditions and Events, and whether its component still runs is not told',
+      relevant: onlyOn('K3s', 'RKE2'),
+      bodiesFor: (m) => m.labels?.['helmcharts.helm.cattle.io/chart'] !== undefined || /^helm-(install|delete)-/.test(m.name),
+    },
     { ...R.argoApplications, role: 'subject', lost: 'Argo CD sync status cannot be read: rejections are seen through Events only' },
     { ...R.fluxKustomizations, role: 'subject', lost: 'Flux Kustomization status cannot be read: rejections are seen through Events only' },
     { ...R.fluxHelmReleases, role: 'subject', lost: 'Flux HelmRelease status cannot be read: rejections are seen through Events only' },
@@ -398,7 +509,7 @@ export const retryLoops = defineCheck({
     const findings = [
       ...k3sAddonFindings(events, ctx),
       ...loops.map((l) => loopFinding(l, advice)),
-      ...helmChartFindings(snap.of(R.helmcharts)),
+      ...helmChartFindings(ctx, events),
       ...dnsDriftFindings(ctx, notes),
     ];
     // Helm CLI releases keep their state in Secrets, which are never read: say what that hides

@@ -4,7 +4,7 @@
 import { groupOf, type KObject } from '../../../model.js';
 import { R } from '../../../resources.js';
 import { selects, selectorText } from '../../../lib/selector.js';
-import { running } from '../../cluster.js';
+import { controllerOf, running } from '../../cluster.js';
 import { definePrediction, input, type Prediction } from '../../types.js';
 
 /** "50%" of n, rounded up (as the disruption controller rounds both minAvailable and maxUnavailable), or an integer. */
@@ -26,6 +26,27 @@ function allowedOf(pdb: KObject, matching: KObject[]): { allowed: number; comput
   const max = scaled(pdb.spec?.maxUnavailable, expected);
   if (max !== undefined) return { allowed: Math.max(0, max - (expected - healthy)), computed: true };
   return undefined;
+}
+
+/** How to get past the budget: an operator that owns it puts it back when edited, so its own way comes first. */
+function fixFor(pdb: KObject, evict: KObject[]): string[] {
+  const owner = controllerOf(pdb);
+  const ns = pdb.metadata.namespace;
+  if (owner?.kind === 'Cluster' && String(owner.apiVersion ?? '').startsWith('postgresql.cnpg.io/')) {
+    const instances = [...new Set(evict.map((p) => p.metadata.name))];
+    return [
+      `CloudNativePG owns this budget (Cluster ${ns}/${owner.name}) and keeps the primary's at one: do a switchover first, so the primary runs elsewhere — kubectl cnpg promote ${owner.name} <a replica on another node> -n ${ns} — then drain; ${instances.join(', ')} ${instances.length === 1 ? 'is' : 'are'} then a replica the drain may evict`,
+    ];
+  }
+  if (owner)
+    return [
+      `${owner.kind} ${ns}/${owner.name} owns this budget and puts it back if it is edited: move what it protects the way that operator does (a switchover, a failover, scaling it out) before the drain`,
+      'or give the workload one more replica on another node first (then the budget allows the eviction)',
+    ];
+  return [
+    'give the workload one more replica on another node first (then the budget allows the eviction)',
+    `or, knowing the cost (those pods go down meanwhile), relax the budget for the window: kubectl -n ${ns} edit pdb ${pdb.metadata.name}`,
+  ];
 }
 
 export default definePrediction({
@@ -100,10 +121,7 @@ export default definePrediction({
         message: `Evicting ${evict.map((p) => p.metadata.name).join(', ')} would violate the budget (selector ${selectorText(sel)}, ${pdb.spec?.minAvailable !== undefined ? `minAvailable ${pdb.spec.minAvailable}` : `maxUnavailable ${pdb.spec?.maxUnavailable}`}, disruptionsAllowed ${a.allowed}${a.computed ? ' computed from its spec and the pods it selects: its status is not in the snapshot' : ''}): kubectl drain retries "Cannot evict pod as it would violate the pod's disruption budget" until its timeout.`,
         objects: [{ kind: 'PodDisruptionBudget', apiVersion: 'policy/v1', namespace: pdb.metadata.namespace, name: pdb.metadata.name }],
         why: 'A budget that allows no disruption protects the pods from every voluntary eviction — the drain of a node included.',
-        fix: [
-          'give the workload one more replica on another node first (then the budget allows the eviction)',
-          `or, knowing the cost (those pods go down meanwhile), relax the budget for the window: kubectl -n ${pdb.metadata.namespace} edit pdb ${pdb.metadata.name}`,
-        ],
+        fix: fixFor(pdb, evict),
       });
     }
     return { predictions, unjudged };

@@ -46,11 +46,13 @@ export default definePrediction({
           ? 'Replicas are there to survive a node; all of them on one set of nodes survives nothing.'
           : 'A single replica is down whenever its node is: fine for a batch job, an outage for a service.',
         fix: [
-          many
-            ? `spread them: a topologySpreadConstraint (topologyKey kubernetes.io/hostname) or pod anti-affinity on ${refText(w.ref)}, then let them reschedule before the maintenance`
-            : ['Deployment', 'StatefulSet', 'ReplicaSet'].includes(w.ref.kind)
-              ? `if it must stay up: kubectl -n ${w.ref.namespace} scale ${w.ref.kind.toLowerCase()} ${w.ref.name} --replicas 2, with anti-affinity`
-              : `if it must stay up: give ${refText(w.ref)} a second replica (its own replicas or instances setting), with anti-affinity`,
+          many && new Set(ready.map((p) => p.spec?.nodeName)).size > 1
+            ? `they are spread already, over nodes that go down together: take the nodes one at a time — a PodDisruptionBudget on ${refText(w.ref)}'s pods with maxUnavailable 1 makes kubectl drain (and an upgrade that drains) wait until each is back before the next`
+            : many
+              ? `spread them: a topologySpreadConstraint (topologyKey kubernetes.io/hostname) or pod anti-affinity on ${refText(w.ref)}, then let them reschedule before the maintenance`
+              : ['Deployment', 'StatefulSet', 'ReplicaSet'].includes(w.ref.kind)
+                ? `if it must stay up: kubectl -n ${w.ref.namespace} scale ${w.ref.kind.toLowerCase()} ${w.ref.name} --replicas 2, with anti-affinity`
+                : `if it must stay up: give ${refText(w.ref)} a second replica (its own replicas or instances setting), with anti-affinity`,
         ],
       });
     }
