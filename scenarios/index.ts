@@ -66,6 +66,7 @@ const CAPTURED_TYPES = [
   'ClusterRole.rbac.authorization.k8s.io',
   'Addon.k3s.cattle.io',
   'HelmChart.helm.cattle.io',
+  'HelmChartConfig.helm.cattle.io',
   'Application.argoproj.io',
   'Event',
   'Event.events.k8s.io',

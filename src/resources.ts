@@ -201,6 +201,8 @@ export const R = {
   crds: t('apiextensions.k8s.io', 'v1', 'customresourcedefinitions', 'CustomResourceDefinition', false),
   addons: t('k3s.cattle.io', 'v1', 'addons', 'Addon', true),
   helmcharts: { ...t('helm.cattle.io', 'v1', 'helmcharts', 'HelmChart', true), trim: trimHelmChart },
+  /** A packaged chart's user settings (same name and namespace): its failurePolicy is read, never its values. */
+  helmchartconfigs: { ...t('helm.cattle.io', 'v1', 'helmchartconfigs', 'HelmChartConfig', true), trim: trimHelmChart },
   argoApplications: { ...t('argoproj.io', 'v1alpha1', 'applications', 'Application', true), clusterWide: true, trim: trimApplication },
   fluxKustomizations: {
     ...t('kustomize.toolkit.fluxcd.io', 'v1', 'kustomizations', 'Kustomization', true),

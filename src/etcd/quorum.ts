@@ -569,6 +569,11 @@ export function quorumView(snap: Snapshot, now: Date): QuorumView {
     const v = snap.visibility(R.k0sEtcdMembers);
     if (v) return notVisible(`EtcdMember objects not visible (k0s >= 1.30 publishes them): ${v.reason}`);
     const k = k0sMembers(snap);
+    // listed, but none: the members are not visible here (not "0 voters, 0 healthy")
+    if (!k.members.length)
+      return notVisible(
+        'no EtcdMember objects: k0s publishes them from 1.30 (and not at all with kine/SQLite); list the members on a controller with sudo k0s etcd member-list',
+      );
     members = k.members;
     base.duplicates = k.duplicates;
     source = 'k0s EtcdMember objects (membership only), deduplicated by member ID and peer address';

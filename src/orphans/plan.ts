@@ -64,7 +64,10 @@ function dataWarning(s: StorageNote): string {
 function groupLines(g: OrphanGroup): string[] {
   const L: string[] = [];
   const owner = `${g.owner.tool} ${refText(g.owner)}`;
-  L.push('', `# ${owner} (gone) — confidence ${g.confidence} (${g.signals.join(', ')}) — ${g.liveness.summary}`);
+  L.push(
+    '',
+    `# ${owner} ${g.movedTo ? `(now deploys to ${g.movedTo}: left here)` : '(gone)'} — confidence ${g.confidence} (${g.signals.join(', ')}) — ${g.liveness.summary}`,
+  );
   const holdReasons: string[] = [];
   if (g.liveness.servingTraffic)
     holdReasons.push(`it is still serving traffic (${g.liveness.routes.join(', ')}): deleting it is an outage for whoever still uses it`);

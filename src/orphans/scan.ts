@@ -50,6 +50,8 @@ export interface StorageNote {
 
 export interface OrphanGroup {
   owner: { tool: 'Argo CD' | 'Flux'; kind: string; namespace?: string; name: string };
+  /** The owner exists, but deploys to another cluster now: what it left here is no longer its (where it deploys). */
+  movedTo?: string;
   objects: OrphanObject[];
   namespaced: number;
   clusterScoped: number;
@@ -188,6 +190,58 @@ export function scanOrphans(snap: Snapshot): OrphanReport {
     return a.tool === 'Argo CD' ? liveApps.has(k) : a.kind === 'Kustomization' ? liveKs.has(k) : liveHr.has(k);
   };
 
+  // ---- owners that deploy to another cluster now: what they track here was left behind (a moved destination). This
+  // cluster is the in-cluster address, the server it was read through, or an address its API server answers on (the
+  // default/kubernetes endpoints, its serving certificate's names); a destination by cluster name other than in-cluster
+  // cannot be resolved without Argo CD's cluster Secrets, which are never read: it is said, not judged.
+  const here = new Set<string>(['kubernetes.default.svc', 'kubernetes.default.svc.cluster.local']);
+  const hostOf = (u: string): string => {
+    try {
+      return new URL(u).hostname.replace(/^\[|\]$/g, '');
+    } catch {
+      return '';
+    }
+  };
+  if (snap.header.server) here.add(hostOf(snap.header.server));
+  for (const n of snap.header.tls?.serving?.dnsNames ?? []) here.add(n);
+  for (const e of snap.of(R.endpoints))
+    if (e.metadata.namespace === 'default' && e.metadata.name === 'kubernetes')
+      for (const sub of Array.isArray(e.subsets) ? e.subsets : [])
+        for (const a of Array.isArray(sub?.addresses) ? sub.addresses : []) if (a?.ip) here.add(String(a.ip));
+  const appObjects = new Map(apps.map((a) => [nsName(a.metadata), a] as const));
+  const fluxObjects = new Map(
+    [...snap.of(R.fluxKustomizations), ...snap.of(R.fluxHelmReleases)].map((o) => [`${o.kind}|${nsName(o.metadata)}`, o] as const),
+  );
+  const byName = new Map<string, { app: string; cluster: string; objects: number }>();
+  /** Where the owner deploys when that is another cluster, with the evidence; undefined for this cluster (or when it
+   *  cannot be told: a destination by cluster name, noted). */
+  const elsewhereNow = (a: Attribution): string | undefined => {
+    if (a.tool === 'Argo CD') {
+      const d = appObjects.get(nsName(a))?.spec?.destination;
+      if (!d || typeof d !== 'object') return undefined;
+      if (typeof d.server === 'string' && d.server !== '') {
+        const host = hostOf(d.server);
+        return host && !here.has(host)
+          ? `${d.server} (spec.destination.server; this cluster answers on ${[...here].filter(Boolean).join(', ')})`
+          : undefined;
+      }
+      if (typeof d.name === 'string' && d.name !== '' && d.name !== 'in-cluster') {
+        const k = nsName(a);
+        const cur = byName.get(k) ?? { app: k, cluster: d.name, objects: 0 };
+        cur.objects++;
+        byName.set(k, cur);
+      }
+      return undefined;
+    }
+    const kc = fluxObjects.get(`${a.kind}|${nsName(a)}`)?.spec?.kubeConfig;
+    if (kc && typeof kc === 'object') {
+      const ref = kc.secretRef?.name ?? kc.configMapRef?.name;
+      return `a remote cluster (spec.kubeConfig${ref ? `, ${kc.secretRef ? 'Secret' : 'ConfigMap'} ${ref}` : ''})`;
+    }
+    return undefined;
+  };
+  const moved = new Map<string, string>();
+
   // ---- claims
   const idx = buildIndex(snap);
   const groups = new Map<
@@ -248,7 +302,13 @@ export function scanOrphans(snap: Snapshot): OrphanReport {
     if (scope && !o.metadata.namespace && attr.trackedNamespace !== scope) continue;
     const key = nsName(attr);
     const st = stateOf(attr);
-    if (st === 'listed' && exists(attr)) {
+    // an Application tracked by a parent is one Argo CD reads here, whatever the parent's destination (app of apps)
+    const away =
+      st === 'listed' && exists(attr) && !(o.kind === 'Application' && groupOf(o.apiVersion) === 'argoproj.io')
+        ? elsewhereNow(attr)
+        : undefined;
+    if (away) moved.set(`${attr.tool}|${attr.kind}|${key}`, away);
+    if (st === 'listed' && exists(attr) && !away) {
       if (attr.tool === 'Argo CD') {
         trackedByApp.set(key, (trackedByApp.get(key) ?? 0) + 1);
         const list = idx.argoTracked.get(key);
@@ -322,6 +382,10 @@ export function scanOrphans(snap: Snapshot): OrphanReport {
       `partial visibility: ${unreadable.length} type${unreadable.length === 1 ? '' : 's'} could not be listed, not scanned: ${unreadable.map((u) => `${u.resource ?? u.kind}${u.group ? '.' + u.group : ''} (${why(u)})`).join(', ')}`,
     );
   }
+  for (const b of byName.values())
+    notes.push(
+      `Argo CD Application ${b.app} deploys to cluster "${b.cluster}" by name: whether that is this cluster cannot be told (Argo CD's cluster Secrets are never read); if it is another, the ${b.objects} object${b.objects === 1 ? '' : 's'} here that it tracks were left behind by a moved destination`,
+    );
   notes.push('Secrets are never read (not even metadata), so leftover Secrets are not listed');
 
   // ---- groups: liveness, namespace safety, storage
@@ -352,8 +416,10 @@ export function scanOrphans(snap: Snapshot): OrphanReport {
         .filter((x): x is string => Boolean(x))
         .sort();
       const live = liveness(objs, idx);
+      const away = moved.get(`${attr.tool}|${attr.kind}|${nsName(attr)}`);
       return {
         owner: { tool: attr.tool, kind: attr.kind, namespace: attr.namespace, name: attr.name },
+        ...(away ? { movedTo: away } : {}),
         objects: objs.map((o) => toOrphan(o, signalOf(o, attr.signal))),
         namespaced: objs.filter((o) => o.metadata.namespace).length,
         clusterScoped: objs.filter((o) => !o.metadata.namespace).length,

@@ -10,7 +10,18 @@ import { adviceFor, type AdviceContext } from './advice.js';
 import { cadence, human, normaliseEvents, type Cadence, type NormEvent } from '../../lib/events.js';
 import { findLoops, type Loop } from './loops.js';
 import { isImmutableRejection, parseRejections, type Rejection } from './rejections.js';
-import { chartOf, chartRef, costOf, isPackaged, judgeChart, sinceText, type ChartEvidence } from './helmcharts.js';
+import {
+  chartOf,
+  chartRef,
+  componentOf,
+  componentPods,
+  costOf,
+  isPackaged,
+  judgeChart,
+  sinceText,
+  type ChartEvidence,
+} from './helmcharts.js';
+import { detectDistribution } from '../../fingerprint.js';
 import { ABOUT, defineCheck, onlyOn, type CheckContext, type Draft, type NodeGet } from '../types.js';
 
 const ID = 'immutable-retry-loop';
@@ -230,6 +241,7 @@ function helmChartFindings(ctx: CheckContext, events: NormEvent[]): Array<Draft<
     return e;
   };
   for (const hc of snap.of(R.helmcharts)) get(hc.metadata.namespace ?? 'kube-system', hc.metadata.name).chart = hc;
+  const configs = new Map(snap.of(R.helmchartconfigs).map((c) => [`${c.metadata.namespace}/${c.metadata.name}`, c] as const));
   const jobs = new Map<string, ChartEvidence>();
   for (const j of snap.of(R.jobs)) {
     const c = chartOf(j);
@@ -263,8 +275,14 @@ function helmChartFindings(ctx: CheckContext, events: NormEvent[]): Array<Draft<
     pods: !snap.gap(R.pods),
     events: !snap.gap(R.events) || !snap.gap(R.eventsV1),
   };
+  // K3s or RKE2 (the forms of the advice), and servers on different versions (a rolling upgrade under way)
+  const program = detectDistribution(snap).distribution === 'RKE2' ? 'rke2' : 'k3s';
+  const versions = [
+    ...new Set(snap.of(R.nodes).map((n) => String(n.status?.nodeInfo?.kubeletVersion ?? '').replace(/^v?(\d+\.\d+)\..*$/, '$1'))),
+  ].filter((v) => /^\d+\.\d+$/.test(v));
   const out: Array<Draft<Code>> = [];
   for (const e of byChart.values()) {
+    e.config = configs.get(`${e.namespace}/${e.name}`);
     const v = judgeChart(e, now, visible);
     if (!v) continue;
     const packaged =
@@ -273,20 +291,13 @@ function helmChartFindings(ctx: CheckContext, events: NormEvent[]): Array<Draft<
     const job = e.job?.metadata.name ?? e.chart?.status?.jobName ?? `helm-install-${e.name}`;
     const target = e.chart?.spec?.targetNamespace ?? e.namespace;
     // does the component still run (its last good release), or is it missing altogether?
-    const running = snap
-      .of(R.pods)
-      .filter(
-        (p) =>
-          p.metadata.namespace === target &&
-          (p.metadata.labels?.['app.kubernetes.io/instance'] === e.name || p.metadata.labels?.release === e.name) &&
-          !chartOf(p),
-      );
-    const up = running.filter((p) => p.status?.phase === 'Running');
+    const up = componentPods(snap.of(R.pods), e.name, target).filter((p) => p.status?.phase === 'Running');
     const still = visible.pods
       ? up.length
         ? ` Its last good release still runs (${up.length} pod${up.length === 1 ? '' : 's'} in ${target}): what fails is the change.`
         : ` Nothing of it runs in ${target}: ${costOf(e.name, packaged)}.`
       : '';
+    const skew = versions.length > 1 ? versions.sort().join(' and ') : undefined;
     const loop =
       v.state === 'abort'
         ? 'The release is in a failed state and failurePolicy is abort: the job exits on purpose, waiting for someone to act, and restarts until then.'
@@ -294,12 +305,18 @@ function helmChartFindings(ctx: CheckContext, events: NormEvent[]): Array<Draft<
           ? 'The helm-controller re-runs it after each failure, with a growing back-off (up to 5 minutes), until the Job reaches its backoffLimit (1000 by default).'
           : 'The Job has given up (its backoffLimit reached); the helm-controller runs it again only when the chart or its HelmChartConfig changes, or at the next K3s/RKE2 server start.';
     const version = e.chart?.spec?.version ? ` ${e.chart.spec.version}` : '';
+    const reason = v.reason?.trim().split('\n').slice(-3).join(' ');
+    const said = reason
+      ? v.reasonIsError
+        ? ` The reason, as helm wrote it: ${reason}`
+        : ` The job's last line: "${reason}" (the reason is in its log).`
+      : '';
     out.push({
       code: v.state === 'abort' ? 'ARCH-RL08' : 'ARCH-RL04',
       // its last good release still serving: a stuck upgrade; missing (or not visible): the component is gone
       severity: visible.pods && up.length ? 'warning' : 'error',
       title: `HelmChart ${e.namespace}/${e.name}${version} ${v.state === 'abort' ? 'waits for an operator: its failed release is not retried (failurePolicy abort)' : `cannot install: job ${job} fails on every attempt`}${v.immutable ? ' (an immutable field)' : ''}${sinceText(v.since, now)}`,
-      message: `${v.seen.join('; ')}.${v.reason ? ` The reason, as helm wrote it: ${v.reason.trim().split('\n').slice(-3).join(' ')}` : ''} ${loop}${still}${v.lacks.length ? ` Not visible: ${v.lacks.join(', ')} — judged from the rest.` : ''}`,
+      message: `${v.seen.join('; ')}.${said} ${loop}${still}${skew ? ` The nodes run Kubernetes ${skew}: a packaged chart that needs the newer one fails until every server is upgraded.` : ''}${v.lacks.length ? ` Not visible: ${v.lacks.join(', ')} — judged from the rest.` : ''}`,
       objects: [chartRef(e.namespace, e.name)],
       evidence: {
         source: 'k3s-helmchart',
@@ -307,12 +324,18 @@ function helmChartFindings(ctx: CheckContext, events: NormEvent[]): Array<Draft<
         job,
         pods: e.pods.map((p) => p.metadata.name),
         seen: v.seen,
-        ...(v.reason ? { reason: v.reason } : {}),
-        ...(e.chart?.spec?.failurePolicy ? { failurePolicy: e.chart.spec.failurePolicy } : {}),
+        ...(v.reason ? { lastLine: v.reason } : {}),
+        ...((e.config?.spec?.failurePolicy ?? e.chart?.spec?.failurePolicy)
+          ? { failurePolicy: e.config?.spec?.failurePolicy ?? e.chart?.spec?.failurePolicy }
+          : {}),
         ...(v.since !== undefined ? { since: new Date(v.since).toISOString() } : {}),
       },
-      why: `${costOf(e.name, packaged)}. ${v.state === 'retrying' ? 'A chart that cannot install fails the same way on every attempt: the loop does not heal by itself.' : 'Nothing changes until the chart, its values or its release are fixed.'}`,
+      why:
+        visible.pods && up.length
+          ? `A stuck upgrade: ${componentOf(e.name)} keeps its last good release, and every change to it (values, version, a security fix) waits until the chart installs again.`
+          : `${costOf(e.name, packaged)}. ${v.state === 'retrying' ? 'A chart that cannot install fails the same way on every attempt: the loop does not heal by itself.' : 'Nothing changes until the chart, its values or its release are fixed.'}`,
       fix: [
+        ...(skew ? [`finish upgrading the servers (they run ${skew}): a chart built for the newer version installs once they all do`] : []),
         `read the reason: kubectl -n ${e.namespace} logs job/${job}`,
         v.immutable
           ? `the chart changes an immutable field: revert that value in the HelmChart (spec.valuesContent) or its HelmChartConfig ${e.namespace}/${e.name}, or recreate that one object knowingly (its cost is in its kind: a Service gets a new clusterIP)`
@@ -324,7 +347,9 @@ function helmChartFindings(ctx: CheckContext, events: NormEvent[]): Array<Draft<
           : []),
         ...(packaged
           ? [
-              `where you run your own instead: disable the packaged one (K3s: disable: [${e.name.replace(/^rke2-/, '')}] in /etc/rancher/k3s/config.yaml; RKE2: disable: [${e.name}]) on every server — deleting the HelmChart alone uninstalls it, and K3s/RKE2 re-create it from the server's manifests at the next start`,
+              program === 'rke2'
+                ? `where you run your own instead: disable the packaged one (disable: [${e.name}] in /etc/rancher/rke2/config.yaml) on every server — deleting the HelmChart alone uninstalls it, and RKE2 re-creates it from the server's manifests at the next start`
+                : `where you run your own instead: disable the packaged one (disable: [${e.name}] in /etc/rancher/k3s/config.yaml, or --disable ${e.name}) on every server — deleting the HelmChart alone uninstalls it, and K3s re-creates it from the server's manifests at the next start`,
             ]
           : []),
       ],
@@ -444,6 +469,12 @@ export const retryLoops = defineCheck({
       ...R.helmcharts,
       role: 'subject',
       lost: "K3s/RKE2 HelmCharts are not listed: their failing installs are seen through their jobs, pods and Events only, without the chart's conditions and failurePolicy",
+      relevant: onlyOn('K3s', 'RKE2'),
+    },
+    {
+      ...R.helmchartconfigs,
+      role: 'context',
+      lost: "a HelmChartConfig's failurePolicy (abort) is not read",
       relevant: onlyOn('K3s', 'RKE2'),
     },
     {

@@ -18,6 +18,8 @@ export interface ChartEvidence {
   /** The HelmChart's name (also the Helm release name). */
   name: string;
   chart?: KObject;
+  /** Its HelmChartConfig (same name and namespace): user values and a failurePolicy that overrides the chart's. */
+  config?: KObject;
   job?: KObject;
   pods: KObject[];
   events: NormEvent[];
@@ -79,7 +81,9 @@ export interface ChartVerdict {
   seen: string[];
   /** The sources that were not visible. */
   lacks: string[];
+  /** The helm job's last line (its termination message): an error, or only the step it was at. */
   reason?: string;
+  reasonIsError: boolean;
   since?: number;
   immutable: boolean;
 }
@@ -172,6 +176,7 @@ export function judgeChart(
     seen,
     lacks,
     reason,
+    reasonIsError: reason !== undefined && /error|fail|cannot|invalid|not found|forbidden|denied|timed out|conflict|exists/i.test(reason),
     since: starts.length ? Math.min(...starts) : undefined,
     immutable: messages.some(isImmutableRejection),
   };
@@ -181,6 +186,26 @@ export function judgeChart(
 export function costOf(name: string, packaged: boolean): string {
   for (const [re, what, cost] of COMPONENTS) if (re.test(name)) return `${what}${packaged ? ' (a packaged component)' : ''}: ${cost}`;
   return `release ${name}: what the chart deploys is not installed or not upgraded`;
+}
+
+/** What the chart provides, by name (Traefik, CoreDNS...), or its release. */
+export function componentOf(name: string): string {
+  for (const [re, what] of COMPONENTS) if (re.test(name)) return what;
+  return `release ${name}`;
+}
+
+/** The component's own pods, as its chart labels them: the release as instance (K3s's Traefik: traefik-kube-system),
+ *  or the component's name (rke2-canal: k8s-app canal; rke2-coredns: k8s-app kube-dns). */
+export function componentPods(pods: KObject[], name: string, target: string): KObject[] {
+  const bare = name.replace(/^rke2-/, '');
+  const names = new Set([name, `${name}-${target}`, bare, ...(bare === 'coredns' ? ['kube-dns'] : [])]);
+  return pods.filter((p) => {
+    if (p.metadata.namespace !== target || chartOf(p)) return false;
+    const l = p.metadata.labels ?? {};
+    return ['app.kubernetes.io/instance', 'release', 'app.kubernetes.io/name', 'k8s-app', 'app'].some(
+      (k) => l[k] !== undefined && names.has(l[k]!),
+    );
+  });
 }
 
 /** Packaged: applied by the K3s/RKE2 deploy controller from the server's manifests (owned by an Addon). */
