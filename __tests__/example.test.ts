@@ -7,7 +7,7 @@ import { build, files } from '../scenarios/index.js';
 import { allScenarios } from './helpers/scenarios.js';
 import { arch, ROOT } from './helpers/run.js';
 import { CHECKS } from '../src/checks/registry.js';
-import { withChecksTable } from '../src/checks/docs.js';
+import { explainIndex, explainMarkdown, withChecksTable } from '../src/checks/docs.js';
 import { EXAMPLE } from './helpers/fixtures.js';
 
 test('examples/field-notes-k3s is what npm run gen writes from the scenario declarations', async () => {
@@ -16,6 +16,13 @@ test('examples/field-notes-k3s is what npm run gen writes from the scenario decl
   const want = files(build(example));
   expect(readdirSync(EXAMPLE).sort()).toEqual([...want.keys()].sort());
   for (const [f, text] of want) expect([f, readFileSync(join(EXAMPLE, f), 'utf8') === text]).toEqual([f, true]);
+});
+
+test('docs/explain/ holds one page per check, as generated from its docs (npm run gen); SARIF rules link to them', () => {
+  const dir = join(ROOT, 'docs/explain');
+  expect(readdirSync(dir).sort()).toEqual([...CHECKS.map((c) => `${c.id}.md`), 'README.md'].sort());
+  for (const c of CHECKS) expect([c.id, readFileSync(join(dir, `${c.id}.md`), 'utf8')]).toEqual([c.id, explainMarkdown(c)]);
+  expect(readFileSync(join(dir, 'README.md'), 'utf8')).toBe(explainIndex(CHECKS));
 });
 
 test("the README's checks table is generated from the checks' own docs (npm run gen)", () => {

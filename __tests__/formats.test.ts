@@ -4,20 +4,24 @@
 // schema with unknown fields rejected (the real-cluster suite applies them to kube-apiserver too).
 import { CHECKS } from '../src/checks/registry.js';
 import { describe, expect, test } from '@jest/globals';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
+import AjvDraft04 from 'ajv-draft-04';
 import formats from 'ajv-formats';
+import { multitoolErrors } from './helpers/sarif-multitool.js';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { validateXML } from 'xmllint-wasm';
 import { loadAll } from 'js-yaml';
 import type { FormatRun } from '../src/render/formats/model.js';
-import { renderSarif } from '../src/render/formats/sarif.js';
+import { renderSarif, SARIF_SCHEMA } from '../src/render/formats/sarif.js';
 import { renderJunit } from '../src/render/formats/junit.js';
 import { renderPrometheus } from '../src/render/formats/prometheus.js';
 import { policyReportObjects, renderPolicyReports } from '../src/render/formats/policyreport.js';
 import { EXAMPLE } from './helpers/fixtures.js';
 import { promcheck } from './helpers/promcheck.js';
 import { arch, ROOT } from './helpers/run.js';
+import { tempDir } from './helpers/tmp.js';
 import type { SuppressedFinding } from '../src/config/accepted.js';
 
 const fixture = (f: string): string => readFileSync(join(ROOT, '__tests__/fixtures', f), 'utf8');
@@ -99,12 +103,31 @@ const downRun: FormatRun = {
 const opts = { failOn: 'error' as const, version: '1.2.3' };
 
 describe('SARIF 2.1.0', () => {
-  // the schema's language pattern is not valid with the u flag (an errata typo): compile patterns without it
-  const ajv = new Ajv({ strict: false, allErrors: true, unicodeRegExp: false });
+  // the approved schema (errata01, the one the output's $schema names and GitHub validates uploads with) is draft-04;
+  // its language pattern is not valid with the u flag (an errata typo): compile patterns without it
+  const Draft04 = ((AjvDraft04 as unknown as { default?: unknown }).default ?? AjvDraft04) as unknown as typeof Ajv;
+  const ajv = new Draft04({ strict: false, allErrors: true, unicodeRegExp: false });
   // CommonJS default export: the plugin is both module.exports and its .default
   const addFormats = ((formats as unknown as { default?: unknown }).default ?? formats) as unknown as (a: Ajv) => void;
   addFormats(ajv);
   const validate = ajv.compile(JSON.parse(fixture('sarif-schema-2.1.0.json')));
+
+  test('the fixture is the approved schema the output names', () => {
+    const schema = JSON.parse(fixture('sarif-schema-2.1.0.json'));
+    expect(schema.id).toBe(SARIF_SCHEMA);
+    expect(schema.definitions.suppression.properties.status.enum).toEqual(['accepted', 'underReview', 'rejected']);
+  });
+
+  test("the SARIF Multitool (an independent validator, with GitHub code scanning's rules) finds no error", async () => {
+    const r = await arch(['doctor', '--snapshot', EXAMPLE, '-o', 'sarif', '--no-config']);
+    for (const text of [r.stdout, renderSarif([hostileRun(), downRun], opts)]) expect(multitoolErrors(text)).toEqual([]);
+    // and it does find what GitHub rejects: the draft's suppression state
+    const bad = JSON.parse(renderSarif([hostileRun()], opts));
+    const s = bad.runs[0].results.find((x: { suppressions?: unknown[] }) => x.suppressions).suppressions[0];
+    s.state = s.status;
+    delete s.status;
+    expect(multitoolErrors(JSON.stringify(bad)).join('\n')).toMatch(/state/);
+  }, 120_000);
 
   test('the example and a hostile run with an unreachable context are valid against the official schema', async () => {
     const r = await arch(['doctor', '--snapshot', EXAMPLE, '-o', 'sarif', '--no-config']);
@@ -130,10 +153,27 @@ describe('SARIF 2.1.0', () => {
     expect(run.automationDetails.id).toBe('kubectl-arch/doctor/home-k3s/');
   });
 
+  test('the tool and each rule link to their documentation; the first location of a result is the object at fault', () => {
+    const doc = JSON.parse(renderSarif([hostileRun()], opts));
+    const driver = doc.runs[0].tool.driver;
+    expect(driver.informationUri).toBe('https://github.com/kubectl-arch/kubectl-arch');
+    for (const r of driver.rules) {
+      expect(r.helpUri).toBe(
+        `https://github.com/kubectl-arch/kubectl-arch/blob/main/docs/explain/${r.properties.checkId}.md#${r.id.toLowerCase()}`,
+      );
+      expect(r.help.markdown).toContain(`kubectl arch explain ${r.id}`);
+      // the page exists and has the code's anchor
+      expect(readFileSync(join(ROOT, 'docs/explain', `${r.properties.checkId}.md`), 'utf8')).toContain(`### ${r.id}`);
+    }
+    // the K3s addon loop: the owner (the Addon) comes before the Service it keeps re-applying
+    const loop = doc.runs[0].results.find((x: { ruleId: string }) => x.ruleId === 'ARCH-RL03');
+    expect(loop.locations[0].logicalLocations[0].fullyQualifiedName).toMatch(/kube-system\/Addon\/coredns$/);
+  });
+
   test('suppressed findings carry an external suppression with the reason; an unreachable context is an unsuccessful invocation', () => {
     const doc = JSON.parse(renderSarif([hostileRun(), downRun], opts));
     const sup = doc.runs[0].results.find((x: { ruleId: string }) => x.ruleId === 'ARCH-OR03');
-    expect(sup.suppressions[0]).toMatchObject({ kind: 'external', state: 'accepted', justification: `kept for the audit ${EVIL}` });
+    expect(sup.suppressions[0]).toMatchObject({ kind: 'external', status: 'accepted', justification: `kept for the audit ${EVIL}` });
     expect(doc.runs[0].invocations[0].executionSuccessful).toBe(true);
     const skipped = doc.runs[0].invocations[0].toolExecutionNotifications.find(
       (n: { descriptor?: { id: string } }) => n.descriptor?.id === 'etcd-quorum',
@@ -155,6 +195,25 @@ describe('SARIF 2.1.0', () => {
 });
 
 describe('JUnit XML', () => {
+  test('valid against the JUnit XSD the Jenkins xUnit plugin validates with (junit-10.xsd, xmllint)', async () => {
+    const r = await arch(['doctor', '--snapshot', EXAMPLE, '-o', 'junit', '--no-config']);
+    for (const xml of [r.stdout, renderJunit([hostileRun(), downRun], opts), renderJunit([downRun], opts)]) {
+      const v = await validateXML({
+        xml: [{ fileName: 'report.xml', contents: xml }],
+        schema: [{ fileName: 'junit-10.xsd', contents: fixture('junit-10.xsd') }],
+      });
+      expect(v.errors.map((e) => e.rawMessage)).toEqual([]);
+      expect(v.valid).toBe(true);
+    }
+    // and it rejects what xUnit dropped: skipped= on <testsuites>
+    const bad = r.stdout.replace(/<testsuites /, '<testsuites skipped="1" ');
+    const v = await validateXML({
+      xml: [{ fileName: 'report.xml', contents: bad }],
+      schema: [{ fileName: 'junit-10.xsd', contents: fixture('junit-10.xsd') }],
+    });
+    expect(v.valid).toBe(false);
+  });
+
   const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (n) => ['testsuite', 'testcase'].includes(n) });
 
   test('well-formed; one test case per check, findings at or above --fail-on as failures, counts that add up', async () => {
@@ -188,7 +247,8 @@ describe('JUnit XML', () => {
     expect(s1.testcase[2]['system-out']).toMatch(/suppressed as accepted risk: kept for the audit/);
     expect(s2).toMatchObject({ errors: '1', tests: '1' });
     expect(s2.testcase[0].error.message).toMatch(/connection refused/);
-    expect(doc.testsuites).toMatchObject({ tests: '5', failures: '1', errors: '1', skipped: '1' });
+    expect(doc.testsuites).toMatchObject({ tests: '5', failures: '1', errors: '1' });
+    expect(doc.testsuites.skipped).toBeUndefined(); // on each testsuite only (junit-10.xsd)
   });
 });
 
@@ -331,6 +391,53 @@ describe('PolicyReport (wgpolicyk8s.io/v1alpha2)', () => {
       'etcd-quorum:skip',
     ]);
   });
+});
+
+describe('one cluster that cannot be reached: every machine format still writes its document (a CI step uploads it)', () => {
+  const kubeconfig = (): string => {
+    const f = join(tempDir(), 'kubeconfig');
+    writeFileSync(
+      f,
+      'apiVersion: v1\nkind: Config\ncurrent-context: down\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: down, context: {cluster: c, user: u}}]\n',
+    );
+    return f;
+  };
+  test.each(['sarif', 'junit', 'prometheus', 'policyreport'])(
+    '-o %s: exit 3 as before, the error on stderr, and a valid document saying so',
+    async (fmt) => {
+      const r = await arch(['doctor', '--kubeconfig', kubeconfig(), '-o', fmt, '--no-config', '--request-timeout', '5s']);
+      expect([r.code, r.stderr]).toEqual([3, expect.stringMatching(/^error: cannot connect to https:\/\/127\.0\.0\.1:1/)]);
+      expect(r.stdout.length).toBeGreaterThan(50);
+      if (fmt === 'sarif') {
+        const doc = JSON.parse(r.stdout);
+        const inv = doc.runs[0].invocations[0];
+        expect([inv.executionSuccessful, inv.exitCode, inv.toolExecutionNotifications[0].message.text]).toEqual([
+          false,
+          3,
+          expect.stringMatching(/cannot connect/),
+        ]);
+        expect(multitoolErrors(r.stdout)).toEqual([]);
+      } else if (fmt === 'junit') {
+        const v = await validateXML({
+          xml: [{ fileName: 'r.xml', contents: r.stdout }],
+          schema: [{ fileName: 'junit-10.xsd', contents: fixture('junit-10.xsd') }],
+        });
+        expect(v.valid).toBe(true);
+        expect(r.stdout).toMatch(/<error message="cannot connect/);
+      } else if (fmt === 'prometheus') {
+        const { families, lint } = promcheck(r.stdout);
+        expect(lint).toEqual([]);
+        expect(families.find((f) => f.name === 'kubectl_arch_up')!.metrics).toEqual([
+          { labels: { command: 'doctor', context: 'down' }, value: 0 },
+        ]);
+      } else {
+        const docs = loadAll(r.stdout) as Array<{ kind: string; summary?: { error?: number } }>;
+        expect(docs.length).toBeGreaterThan(0);
+        expect(JSON.stringify(docs)).toMatch(/cannot connect/);
+      }
+    },
+    60_000,
+  );
 });
 
 describe('text no format can carry', () => {

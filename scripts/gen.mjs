@@ -19,12 +19,12 @@ const files = readdirSync('src/checks', { withFileTypes: true })
 const entry = [
   "import { build, files } from './scenarios/index.ts';",
   "import { CHECKS } from './src/checks/registry.ts';",
-  "import { withChecksTable } from './src/checks/docs.ts';",
+  "import { withChecksTable, explainMarkdown, explainIndex } from './src/checks/docs.ts';",
   "import { withExampleMap } from './scenarios/readme.ts';",
   "import { picturesBlock, recordedShots, sha256, withPictures } from './scenarios/pictures.ts';",
   ...files.map((f, i) => `import { scenarios as s${i} } from './src/checks/${f}';`),
   `export const all = [${files.map((_, i) => `...s${i}`).join(', ')}];`,
-  'export { build, files, CHECKS, withChecksTable, withExampleMap, picturesBlock, recordedShots, sha256, withPictures };',
+  'export { build, files, CHECKS, withChecksTable, explainMarkdown, explainIndex, withExampleMap, picturesBlock, recordedShots, sha256, withPictures };',
 ].join('\n');
 const tmp = 'dist/gen';
 mkdirSync(tmp, { recursive: true });
@@ -55,6 +55,11 @@ const [a, b] = [readme.indexOf(DOCTOR_BEGIN), readme.indexOf(DOCTOR_END)];
 if (a < 0 || b < a) throw new Error('README.md has no generated doctor markers');
 readme = `${readme.slice(0, a)}${DOCTOR_BEGIN}\n\`\`\`text\n$ kubectl arch doctor --snapshot ${OUT}\n${doctor}\`\`\`\n${readme.slice(b)}`;
 writeFileSync('README.md', readme);
+// docs/explain/: one page per check (SARIF rules link to them by helpUri)
+rmSync('docs/explain', { recursive: true, force: true });
+mkdirSync('docs/explain', { recursive: true });
+for (const c of mod.CHECKS) writeFileSync(join('docs/explain', `${c.id}.md`), mod.explainMarkdown(c));
+writeFileSync('docs/explain/README.md', mod.explainIndex(mod.CHECKS));
 // docs/what-if.md: what-if ilwon on the example (it exits 1: errors are predicted)
 const whatIf = spawnSync('bin/kubectl-arch', ['what-if', 'ilwon', '--snapshot', OUT], {
   encoding: 'utf8',

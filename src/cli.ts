@@ -12,8 +12,18 @@ import { MACHINE_FORMATS, OUTPUTS } from './render/formats/model.js';
 import type { Argv } from 'yargs';
 
 /** Options of the commands that judge a cluster: several contexts at once, and accepted risks. */
+/** --baseline: a previous -o json of the same command (doctor, orphans, quorum, what-if). */
+function baselineOption<T>(y: Argv<T>) {
+  return y.option('baseline', {
+    type: 'string',
+    describe:
+      'A previous -o json of this command: mark each finding new or unchanged, list what is fixed, and let --fail-on count the new ones only',
+    group: 'Pipelines:',
+  });
+}
+
 function fleetOptions<T>(y: Argv<T>) {
-  return y
+  return baselineOption(y)
     .option('contexts', {
       type: 'string',
       describe: 'Run on these kubeconfig contexts (comma-separated) at once: a summary table, then each report',
@@ -117,6 +127,11 @@ export async function main(argv = hideBin(process.argv)): Promise<number> {
             default: false,
             describe: 'Gone for good: the nodes deleted, their etcd members removed',
           })
+          .option('baseline', {
+            type: 'string',
+            describe: 'A previous what-if -o json: mark each prediction new or unchanged; --fail-on counts the new ones only',
+            group: 'Pipelines:',
+          })
           .epilogue(
             'Exit 1 when a prediction is at or above --fail-on (so `kubectl arch what-if n3 && kubectl drain n3` is a gate), 2 for a node that does not exist. -o html draws the predictions on the map of the cluster as it would be. Read-only: it changes nothing.',
           ),
@@ -155,6 +170,22 @@ export async function main(argv = hideBin(process.argv)): Promise<number> {
           .option('etcd-key', { type: 'string', describe: 'Client key for etcd' })
           .option('etcd-timeout', { type: 'string', default: '2s', describe: 'Timeout per etcd endpoint' }),
       run(async () => (await import('./commands/quorum.js')).quorum),
+    )
+    .command(
+      'diff <old> <new>',
+      'What appeared, was fixed or changed severity between two -o json reports of the same command (a pipeline gate)',
+      (y) =>
+        y
+          .positional('old', { type: 'string', describe: 'the earlier report (-o json or yaml)' })
+          .positional('new', { type: 'string', describe: 'the later report' })
+          .option('output', {
+            alias: 'o',
+            choices: ['table', 'json', 'yaml', 'markdown'] as const,
+            default: 'table' as const,
+            describe: 'Output format; markdown for a pull-request comment',
+          })
+          .epilogue('Exit 1 when something appeared (or got worse) at or above --fail-on. Reads the two files; talks to no cluster.'),
+      run(async () => (await import('./commands/diff.js')).diff),
     )
     .command(
       'explain [id]',

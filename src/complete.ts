@@ -40,6 +40,7 @@ export const COMMANDS: [string, string][] = [
   ['snapshot', 'Save what the checks need to stdout, for --snapshot later'],
   ['orphans', 'Objects left running by deleted Argo CD / Flux owners'],
   ['quorum', 'etcd members and the quorum verdict'],
+  ['diff', 'What appeared, was fixed or changed severity between two reports'],
   ['explain', 'Explain a check or finding code'],
   ['mcp', 'Serve the checks to AI assistants over MCP (stdio)'],
   ['rbac', 'Print the read-only ClusterRoles to apply'],
@@ -83,6 +84,7 @@ const FLEET: Flag[] = [
   { name: 'parallel', desc: 'Contexts run at once', value: 'none' },
   { name: 'config', desc: 'Accepted-risk rules from FILE', value: 'files' },
   { name: 'no-config', desc: 'Read no accepted-risk rules' },
+  { name: 'baseline', desc: 'A previous -o json: new findings only fail', value: 'files' },
 ];
 const PER_COMMAND: Record<string, Flag[]> = {
   doctor: [
@@ -91,7 +93,11 @@ const PER_COMMAND: Record<string, Flag[]> = {
     ...FLEET,
   ],
   snapshot: [{ name: 'deep', desc: 'Include what --deep checks read' }],
-  'what-if': [{ name: 'remove', desc: 'Gone for good: the nodes deleted, their etcd members removed' }],
+  'what-if': [
+    { name: 'remove', desc: 'Gone for good: the nodes deleted, their etcd members removed' },
+    { name: 'baseline', desc: 'A previous what-if -o json: new predictions only fail', value: 'files' },
+  ],
+  diff: [{ name: 'output', alias: 'o', desc: 'Output format', value: ['table', 'json', 'yaml', 'markdown'] }],
   mcp: [
     { name: 'allow-snapshot-dir', desc: 'Let tool calls read snapshots under DIR', value: 'files' },
     { name: 'max-result-bytes', desc: "Cut a tool's JSON answer to this size", value: 'none' },

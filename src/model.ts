@@ -1,4 +1,5 @@
 // Shared types. Data flows one way: kubeconfig → client → snapshot → checks → findings → renderer.
+import { createHash } from 'node:crypto';
 
 export type Severity = 'info' | 'warning' | 'error' | 'critical';
 
@@ -114,6 +115,28 @@ export interface Finding {
   why?: string;
   /** Commands or steps for a human; the plugin never runs them. */
   fix?: string[];
+  /** The fault's identity across runs, captures and machines: a hash of its code and the objects it names (not its
+   *  wording, severity or context). Set on every finding a report carries. */
+  fingerprint?: string;
+  /** With --baseline: new since the baseline, or there already (unchanged). */
+  baseline?: 'new' | 'unchanged';
+}
+
+/** A finding as a report file holds it (--baseline, diff). */
+export interface KnownFinding {
+  fingerprint: string;
+  code: string;
+  severity: Severity;
+  title: string;
+  objects: ObjectRef[];
+}
+
+/** This run against a baseline: how many findings are new or unchanged, and what the baseline had that is gone. */
+export interface BaselineResult {
+  file: string;
+  new: number;
+  unchanged: number;
+  fixed: KnownFinding[];
 }
 
 /** passed: every input visible, no finding; partial: no finding in what was visible, but a subject or evidence
@@ -146,6 +169,10 @@ export const gkKey = (group: string, kind: string): string => (group ? `${kind}.
 /** "Kind namespace/name" or "Kind name" for cluster-scoped objects. */
 export const refText = (r: { kind?: string; namespace?: string; name: string }): string =>
   `${r.kind ?? '?'} ${r.namespace ? `${r.namespace}/` : ''}${r.name}`;
+
+/** A fault's fingerprint: its faultKey hashed (32 hex digits). */
+export const fingerprintOf = (f: { code: string; objects: Array<{ kind?: string; namespace?: string; name: string }> }): string =>
+  createHash('sha256').update(faultKey(f)).digest('hex').slice(0, 32);
 
 /** One fault's identity across runs and sources: its code and the objects it names, in any order. */
 export const faultKey = (f: { code: string; objects: Array<{ kind?: string; namespace?: string; name: string }> }): string =>

@@ -3,7 +3,7 @@
 // them, and a clean result that lacks a subject or an evidence input is "partial" — never "passed". The runner,
 // not the checks, writes a "not visible" note for every input it lacks (from each need's `lost`) and stamps each
 // finding with its check's id.
-import { gkKey, refText, type CheckResult, type Finding } from '../model.js';
+import { fingerprintOf, gkKey, refText, type CheckResult, type Finding } from '../model.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import { DEFAULT_SETTINGS, type Check, type CheckNeed, type Draft, type NeedRole, type Settings } from './types.js';
 
@@ -15,7 +15,7 @@ export function evidenceTime(snap: Snapshot): Date {
 /** A check's finding as the report carries it. */
 export const stamp = (c: Pick<Check, 'id'>, f: Draft): Finding => {
   const { code, ...rest } = f;
-  return { code, checkId: c.id, ...rest };
+  return { code, checkId: c.id, ...rest, fingerprint: fingerprintOf(f) };
 };
 
 /** Objects whose bodies a check reads but which could not be fetched: the check saw only their metadata. */

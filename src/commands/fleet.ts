@@ -7,8 +7,10 @@
 // contexts' own exit codes.
 import type { AcceptedRisks, SuppressedFinding } from '../config/accepted.js';
 import { EXIT, InputError, UserError } from '../errors.js';
-import { SEVERITY_RANK, type CheckResult, type Severity } from '../model.js';
+import { SEVERITY_RANK, worstRank, type CheckResult, type Severity } from '../model.js';
 import { isMachineFormat, type FormatRun } from '../render/formats/model.js';
+import { baselineFor, markAgainst, readReport, type BaselineResult, type FindingsByContext } from './baseline.js';
+import { baselineText } from '../render/baseline.js';
 import { countBySeverity, REPORT_API_VERSION, type ContextRow, type ReportList } from '../render/report.js';
 import { termSafe } from '../lib/safe.js';
 import type { Style } from '../render/style.js';
@@ -36,6 +38,8 @@ export interface Outcome {
   serverVersion?: string;
   /** orphans: the cleanup plan (`--cleanup-plan`'s text), never run. */
   plan?: () => string;
+  /** With --baseline: what is new, unchanged and fixed against it. */
+  baseline?: BaselineResult;
 }
 
 export type PerContext = (args: GlobalArgs, risks: AcceptedRisks) => Promise<Outcome>;
@@ -83,12 +87,26 @@ export interface Done {
   exitCode: number;
 }
 
-async function runContext(name: string, args: GlobalArgs, risks: AcceptedRisks, fn: PerContext, member: boolean): Promise<Done> {
+async function runContext(
+  name: string,
+  args: GlobalArgs,
+  risks: AcceptedRisks,
+  fn: PerContext,
+  member: boolean,
+  base?: FindingsByContext,
+): Promise<Done> {
   const startedAt = new Date();
   const since = stopwatch();
   const a: GlobalArgs = member ? { ...args, context: name, fleetMember: name } : args;
   try {
     const outcome = await fn(a, risks);
+    if (base) {
+      // new or unchanged against the baseline's findings for this context; the gate counts the new ones
+      const findings = outcome.checks.flatMap((c) => c.findings);
+      outcome.baseline = markAgainst(findings, baselineFor(base, outcome.source.context ?? name), args.baseline!);
+      outcome.worstRank = worstRank(findings.filter((f) => f.baseline === 'new'));
+      outcome.structured.baseline = outcome.baseline;
+    }
     return {
       context: name,
       startedAt,
@@ -97,7 +115,10 @@ async function runContext(name: string, args: GlobalArgs, risks: AcceptedRisks, 
       exitCode: exitFor(outcome.worstRank, args['fail-on']),
     };
   } catch (e) {
-    if (!member) throw e; // a single run reports its error as before
+    // a single run reports its error as before — but a machine format still writes its document (a CI step that
+    // uploads it always finds one that says the run failed and why: SARIF executionSuccessful false, a JUnit error,
+    // kubectl_arch_up 0), with the same exit code and the same line on stderr
+    if (!member && !(isMachineFormat(args.output) && e instanceof UserError)) throw e;
     const error =
       e instanceof UserError
         ? { message: e.message, ...(e.hint ? { hint: e.hint } : {}), exitCode: e.exitCode }
@@ -151,6 +172,7 @@ const formatRun = (command: string, d: Done, risks: AcceptedRisks): FormatRun =>
         serverVersion: d.outcome.serverVersion,
         checks: d.outcome.checks,
         suppressed: d.outcome.suppressed,
+        ...(d.outcome.baseline ? { baseline: d.outcome.baseline } : {}),
       }
     : { checks: [], suppressed: [], error: d.error }),
   startedAt: d.startedAt,
@@ -230,19 +252,32 @@ export interface Runs {
 export async function runAll(command: string, args: GlobalArgs, fn: PerContext): Promise<Runs> {
   const contexts = await fleetContexts(args);
   const risks = acceptedRisks(args);
+  // read before any request: a baseline that cannot be read is a usage error
+  const base = args.baseline ? readReport(args.baseline) : undefined;
   const since = stopwatch();
   const parallel = parseParallel(args.parallel);
   // one --deadline for the whole run: contexts share it, and one whose turn comes after it is not run
   const deadline = contexts ? await runDeadline(args) : undefined;
   const done = contexts
     ? await pool(contexts, parallel, (c) =>
-        deadline!.passed() ? notRun(c, deadline!) : runContext(c, { ...args, runDeadline: deadline }, risks, fn, true),
+        deadline!.passed() ? notRun(c, deadline!) : runContext(c, { ...args, runDeadline: deadline }, risks, fn, true, base),
       )
-    : [await runContext(args.context ?? '', args, risks, fn, false)];
+    : [await runContext(args.context ?? '', args, risks, fn, false, base)];
   const totalMs = since();
-  // a single run is named by the context it resolved (or the snapshot)
-  if (!contexts) done[0]!.context = done[0]!.outcome?.source.context ?? done[0]!.outcome?.source.path ?? '';
+  // a single run is named by the context it resolved (or the snapshot); one that failed, by the kubeconfig's
+  if (!contexts) done[0]!.context = done[0]!.outcome?.source.context ?? done[0]!.outcome?.source.path ?? (await failedName(args));
   return { command, contexts, done, exitCode: Math.max(...done.map((d) => d.exitCode)), totalMs, risks };
+}
+
+/** The context a single run that failed was meant for: --context, the snapshot, else the kubeconfig's current one. */
+async function failedName(args: GlobalArgs): Promise<string> {
+  if (args.context || args.snapshot) return args.context || args.snapshot || '';
+  try {
+    const { resolveConfig } = await import('../cluster/kubeconfig.js');
+    return resolveConfig({ kubeconfig: args.kubeconfig, cluster: args.cluster, user: args.user }).contextName ?? '';
+  } catch {
+    return '';
+  }
 }
 
 /** What -o json|yaml prints: the one context's document, or a ReportList over every context. */
@@ -296,6 +331,9 @@ export async function execute(command: string, args: GlobalArgs, fn: PerContext)
         { failOn: args['fail-on'], version: VERSION },
       ),
     );
+    const failed = !contexts ? done[0]!.error : undefined;
+    if (failed)
+      process.stderr.write(`error: ${termSafe(failed.message, true)}\n${failed.hint ? `  hint: ${termSafe(failed.hint, true)}\n` : ''}`);
     return exitCode;
   }
   if (out === 'json' || out === 'yaml') {
@@ -308,14 +346,16 @@ export async function execute(command: string, args: GlobalArgs, fn: PerContext)
     return exitCode;
   }
   if (!contexts) {
-    await writeOut(await done[0]!.outcome!.text(stdoutStyle(args)));
+    const o = done[0]!.outcome!;
+    const s = stdoutStyle(args);
+    await writeOut((await o.text(s)) + (o.baseline ? baselineText(o.baseline, s) : ''));
     return exitCode;
   }
   const s = stdoutStyle(args);
   let text = summaryTable(command, done.map(row), totalMs, s);
   for (const d of done) {
     text += `\n${s.bold(`═══ context ${shownName(d.context)} ═══`)}\n`;
-    if (d.outcome) text += await d.outcome.text(s);
+    if (d.outcome) text += (await d.outcome.text(s)) + (d.outcome.baseline ? baselineText(d.outcome.baseline, s) : '');
     else text += `error: ${termSafe(d.error!.message)}\n${d.error!.hint ? `  hint: ${termSafe(d.error!.hint)}\n` : ''}`;
   }
   await writeOut(text);

@@ -9,7 +9,9 @@ import type { Need } from '../model.js';
 import { R } from '../resources.js';
 import { REPORT_API_VERSION } from '../render/report.js';
 import { termSafe } from '../lib/safe.js';
-import { severityIf, whatIf } from '../whatif/predict.js';
+import { severityIf, verdictOf, whatIf } from '../whatif/predict.js';
+import { baselineFor, markAgainst, readReport } from './baseline.js';
+import { fingerprintOf } from '../model.js';
 import { VERSION } from '../version.js';
 import { acquire, runDeadline, stdoutStyle, type GlobalArgs } from './common.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
@@ -64,6 +66,8 @@ export async function whatIfReport(args: WhatIfArgs): Promise<{
       'leave out -n/--namespace',
     );
   const deadline = args.runDeadline ?? (await runDeadline(args));
+  // read before any request: a baseline that cannot be read is a usage error
+  const base = args.baseline ? readReport(args.baseline) : undefined;
   const { needs, extra } = collect(false);
   const { snap, source } = await acquire({ ...args, runDeadline: deadline }, [...needs, ...EXTRA], extra);
   const gap = snap.gap(R.nodes);
@@ -90,7 +94,17 @@ export async function whatIfReport(args: WhatIfArgs): Promise<{
     signal: args.hooks?.signal,
     progress: args.hooks?.progress,
   });
-  const exitCode = r.verdict.state === 'not safe' ? EXIT.FINDINGS : r.verdict.state === 'not judged' ? EXIT.UNREACHABLE : EXIT.OK;
+  for (const p of r.predictions) (p as { fingerprint?: string }).fingerprint = fingerprintOf(p);
+  // with a baseline, the gate counts what is new: the verdict still says what is predicted, all of it
+  const baseline = base ? markAgainst(r.predictions, baselineFor(base, ''), args.baseline!) : undefined;
+  const gate = baseline
+    ? verdictOf(
+        r.predictions.filter((p) => (p as { baseline?: string }).baseline === 'new'),
+        r.notJudged,
+        args['fail-on'],
+      )
+    : r.verdict;
+  const exitCode = gate.state === 'not safe' ? EXIT.FINDINGS : gate.state === 'not judged' ? EXIT.UNREACHABLE : EXIT.OK;
   const fp = fingerprint(snap);
   const structured = {
     apiVersion: REPORT_API_VERSION,
@@ -103,6 +117,7 @@ export async function whatIfReport(args: WhatIfArgs): Promise<{
     notJudged: r.notJudged,
     notes: r.notes,
     verdict: { ...r.verdict, exitCode },
+    ...(baseline ? { baseline } : {}),
   };
   return {
     structured,

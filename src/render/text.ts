@@ -30,7 +30,9 @@ export function renderFingerprint(fp: Fingerprint, s: Style): string[] {
 /** Everything below comes from the cluster or a file: escaped, one line per string except messages. */
 function renderFinding(f: Finding, s: Style): string[] {
   const mark = s.color ? { critical: '✖', error: '✖', warning: '▲', info: 'ℹ' }[f.severity] : '-';
-  const out = [`  ${mark} ${s.sev(f.severity, SEV_LABEL[f.severity])} ${s.dim(f.code)}  ${s.bold(f.title)}`];
+  const out = [
+    `  ${mark} ${s.sev(f.severity, SEV_LABEL[f.severity])} ${s.dim(f.code)}  ${s.bold(f.title)}${f.baseline ? s.dim(` (${f.baseline === 'new' ? 'new since the baseline' : 'unchanged since the baseline'})`) : ''}`,
+  ];
   const indent = '      ';
   for (const line of f.message.split('\n')) out.push(indent + line);
   if (f.objects.length) out.push(`${indent}${s.dim('objects:')} ${f.objects.map(refText).join(', ')}`);

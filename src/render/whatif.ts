@@ -1,7 +1,8 @@
 // what-if as text: the hypothesis, then one section per contract (and the workloads), each line a predicted finding
 // with its severity, what it concerns and why, then the verdict — and for several nodes whether one at a time is safe.
 import { termSafeDeep } from '../lib/safe.js';
-import type { ReportSource, Severity } from '../model.js';
+import type { BaselineResult, ReportSource, Severity } from '../model.js';
+import { baselineText } from './baseline.js';
 import type { Style } from './style.js';
 
 export interface Pred {
@@ -14,6 +15,7 @@ export interface Pred {
   objects: Array<{ kind: string; namespace?: string; name: string }>;
   why?: string;
   fix?: string[];
+  baseline?: 'new' | 'unchanged';
 }
 
 export interface WhatIfDoc {
@@ -26,6 +28,8 @@ export interface WhatIfDoc {
   notJudged: Array<{ contract: string; what: string; by: string; lost?: string }>;
   notes: string[];
   verdict: { safe: boolean | null; state: 'safe' | 'not safe' | 'not judged' | 'no gate'; failOn: string; exitCode: number };
+  /** With --baseline. */
+  baseline?: BaselineResult;
 }
 
 const SECTIONS: Array<[string, string]> = [
@@ -56,7 +60,9 @@ export function renderWhatIf(doc0: WhatIfDoc, s: Style): string {
     for (const l of notJudgedLines(blind)) out.push(`  ${s.dim('not judged:')} ${l}`);
     const { full, tails } = groupMany(ps);
     for (const p of full) {
-      out.push(`  - ${s.sev(p.severity, LABEL[p.severity])} ${p.code}  ${p.title}`);
+      out.push(
+        `  - ${s.sev(p.severity, LABEL[p.severity])} ${p.code}  ${p.title}${p.baseline ? s.dim(` (${p.baseline} since the baseline)`) : ''}`,
+      );
       out.push(`      ${p.message.split('\n').join('\n      ')}`);
       if (p.objects.length)
         out.push(
@@ -77,7 +83,7 @@ export function renderWhatIf(doc0: WhatIfDoc, s: Style): string {
   if (once) out.push(once);
   const v = verdictLine(doc);
   out.push(v.tone === 'ok' ? s.green(v.text) : v.tone === 'error' ? s.sev('error', v.text) : v.text);
-  return `${out.join('\n')}\n`;
+  return `${out.join('\n')}\n${doc.baseline ? baselineText(doc.baseline, s) : ''}`;
 }
 
 /** For several nodes: whether one at a time is safe, in a line (undefined for one node). */

@@ -7,7 +7,7 @@
 // objects, findings without objects, and each check's pass/skip. policy = check id, rule = finding code;
 // critical/error findings are `fail`, warning/info `warn`, a skipped check `skip`, a suppressed finding `skip`
 // with the accepted-risk reason. Severity: critical→critical, error→high, warning→medium, info→info. Named per
-// context (reportName).
+// context (reportName). A context that could not be analysed is a ClusterPolicyReport with one `error` result.
 import { createHash } from 'node:crypto';
 import { dump } from 'js-yaml';
 import { fileRisksText } from '../../config/accepted.js';
@@ -88,6 +88,7 @@ export function policyReportObjects(run0: FormatRun): Array<Record<string, unkno
       ...(objects.length ? { resources: objects.map(resourceRef) } : {}),
       properties: {
         severity: f.severity,
+        ...(f.baseline ? { baseline: f.baseline } : {}),
         ...(f.fix?.length ? { fix: f.fix.join('\n') } : {}),
         ...(f.suppressedBy
           ? {
@@ -102,6 +103,18 @@ export function policyReportObjects(run0: FormatRun): Array<Record<string, unkno
     if (namespaces.length === 0) return add(undefined, base([]));
     for (const ns of namespaces) add(ns || undefined, base(f.objects.filter((o) => (o.namespace ?? '') === ns)));
   };
+  // a run that could not analyse the cluster is a report that says so (an `error` result), never an empty file
+  if (run.error)
+    cluster.push({
+      source: 'kubectl-arch',
+      policy: 'kubectl-arch',
+      category: 'kubectl-arch',
+      result: 'error',
+      scored: true,
+      message: `not analysed: ${run.error.message}`,
+      timestamp: ts,
+      properties: { exitCode: String(run.error.exitCode) },
+    });
   for (const c of run.checks) {
     for (const f of c.findings) forFinding(f);
     if (c.status === 'passed' || c.status === 'skipped' || c.status === 'partial')
@@ -146,11 +159,8 @@ export function renderPolicyReports(runs: FormatRun[], _opts: FormatOptions): st
   const docs: string[] = [];
   const line = (s: string): string => wellFormed(s).replace(/[\r\n\u2028\u2029]+/g, ' ');
   for (const run of runs) {
-    if (run.error) {
-      docs.push(`# context ${line(run.context)}: not analysed: ${line(run.error.message)}\n`);
-      continue;
-    }
-    if (runs.length > 1) docs.push(`# context ${line(run.context)}: apply with kubectl --context ${line(run.context)} apply -f -\n`);
+    if (run.error) docs.push(`# context ${line(run.context)}: not analysed: ${line(run.error.message)}\n`);
+    else if (runs.length > 1) docs.push(`# context ${line(run.context)}: apply with kubectl --context ${line(run.context)} apply -f -\n`);
     for (const o of policyReportObjects(run)) docs.push(`---\n${dump(o, { lineWidth: -1, noRefs: true })}`);
   }
   return docs.join('');

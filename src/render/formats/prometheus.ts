@@ -63,11 +63,22 @@ export function renderPrometheus(runs: FormatRun[], opts: FormatOptions): string
     'kubectl_arch_config_file_suppressed_findings',
     'Findings silenced by the accepted-risk rules of each config file read (zero included).',
   );
+  const vsBaseline = fam(
+    'kubectl_arch_baseline_findings',
+    'With --baseline: findings new since the baseline, unchanged, and the baseline findings now gone (fixed).',
+  );
   const names = contextLabels(runs);
   for (const [i, run] of runs.entries()) {
     const base = { command: run.command, context: names[i]! };
     for (const f of run.acceptedRisks?.byFile ?? []) byFile.samples.push([{ ...base, file: f.file }, f.suppressed]);
     up.samples.push([base, run.error ? 0 : 1]);
+    if (run.baseline)
+      for (const [state, n] of [
+        ['new', run.baseline.new],
+        ['unchanged', run.baseline.unchanged],
+        ['fixed', run.baseline.fixed.length],
+      ] as const)
+        vsBaseline.samples.push([{ ...base, state }, n]);
     exit.samples.push([base, run.exitCode]);
     duration.samples.push([base, run.durationMs / 1000]);
     last.samples.push([base, Math.floor(run.startedAt.getTime() / 1000)]);
@@ -95,7 +106,8 @@ export function renderPrometheus(runs: FormatRun[], opts: FormatOptions): string
   const info = fam('kubectl_arch_build_info', 'kubectl-arch version and the --fail-on threshold of this run (always 1).');
   info.samples.push([{ version: opts.version, fail_on: opts.failOn }, 1]);
   const L: string[] = [];
-  for (const f of [up, exit, duration, last, status, bySev, byCode, suppressed, byFile, info]) {
+  for (const f of [up, exit, duration, last, status, bySev, byCode, suppressed, byFile, vsBaseline, info]) {
+    if (f === vsBaseline && !f.samples.length) continue;
     L.push(`# HELP ${f.name} ${f.help}`, `# TYPE ${f.name} gauge`);
     for (const [l, v] of f.samples) L.push(`${f.name}${labels(l)} ${Number.isInteger(v) ? v : v.toFixed(3)}`);
   }

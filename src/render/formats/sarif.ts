@@ -4,13 +4,14 @@
 //
 // A finding is about cluster objects, not source lines. Code scanning (GitHub) requires a physical location with a
 // repository-relative path on every result, so each object becomes the path `k8s/<context>/<namespace|_cluster>/<Kind>/<name>`
-// (also given as a logical location); partialFingerprints keep an alert the same across runs.
-import { createHash } from 'node:crypto';
+// (also given as a logical location); partialFingerprints keep an alert the same across runs. With --baseline, each
+// result has its baselineState (new, unchanged) and what the baseline had that is gone is a result 'absent'.
 import { CHECKS } from '../../checks/registry.js';
 import { fileRisksText } from '../../config/accepted.js';
-import type { Finding, Severity } from '../../model.js';
+import { fingerprintOf, type Finding, type Severity } from '../../model.js';
 import { wellFormedDeep } from '../../lib/safe.js';
-import { findingKey, objectPath, type FormatOptions, type FormatRun } from './model.js';
+import { atFaultFirst, objectPath, type FormatOptions, type FormatRun } from './model.js';
+import { explainUrl, PROJECT_URL } from '../../checks/docs.js';
 
 export const SARIF_SCHEMA = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
 
@@ -35,7 +36,11 @@ function rules(run: FormatRun): Array<Record<string, unknown>> {
         name: code.replace(/[^A-Za-z0-9]/g, ''),
         shortDescription: { text: String(meaning) },
         fullDescription: { text: c.docs.what },
-        help: { text: `${c.docs.why}\n\nHow to fix: ${c.docs.fix}\n\nMore: kubectl arch explain ${code}` },
+        helpUri: explainUrl(c.id, code),
+        help: {
+          text: `${c.docs.why}\n\nHow to fix: ${c.docs.fix}\n\nMore: kubectl arch explain ${code}`,
+          markdown: `**${code}**: ${String(meaning)}\n\n${c.docs.why}\n\n**How to fix.** ${c.docs.fix}\n\nMore: \`kubectl arch explain ${code}\` ([${c.id}](${explainUrl(c.id, code)}))`,
+        },
         defaultConfiguration: { level: LEVEL[c.severity] },
         properties: { checkId: c.id, tags: ['kubernetes', c.id] },
       });
@@ -45,7 +50,8 @@ function rules(run: FormatRun): Array<Record<string, unknown>> {
 }
 
 function result(run: FormatRun, f: Finding & { suppressedBy?: { reason: string; file: string; expires?: string } }, ruleIndex: number) {
-  const objects = f.objects.length ? f.objects : [undefined];
+  // the first location is the object at fault (the owner, the Service), not the first of its objects by name
+  const objects = f.objects.length ? atFaultFirst(f.objects) : [undefined];
   return {
     ruleId: f.code,
     ...(ruleIndex >= 0 ? { ruleIndex } : {}),
@@ -65,7 +71,9 @@ function result(run: FormatRun, f: Finding & { suppressedBy?: { reason: string; 
           }
         : {}),
     })),
-    partialFingerprints: { 'kubectlArchFinding/v1': createHash('sha256').update(findingKey(run, f)).digest('hex').slice(0, 32) },
+    // the fault's own fingerprint (code and objects): the same across runs, captures, contexts and machines
+    partialFingerprints: { 'kubectlArchFinding/v2': f.fingerprint ?? fingerprintOf(f) },
+    ...(f.baseline ? { baselineState: f.baseline } : {}),
     properties: {
       severity: f.severity,
       checkId: f.checkId,
@@ -77,7 +85,7 @@ function result(run: FormatRun, f: Finding & { suppressedBy?: { reason: string; 
           suppressions: [
             {
               kind: 'external',
-              state: 'accepted',
+              status: 'accepted',
               justification: f.suppressedBy.reason,
               location: { physicalLocation: { artifactLocation: { uri: f.suppressedBy.file.replace(/\\/g, '/') } } },
               ...(f.suppressedBy.expires ? { properties: { expires: f.suppressedBy.expires } } : {}),
@@ -97,6 +105,7 @@ export function renderSarif(runs0: FormatRun[], opts: FormatOptions): string {
     runs: runs.map((run) => {
       const rs = rules(run);
       const index = (code: string): number => rs.findIndex((r) => r.id === code);
+      const checkOf = (code: string): string => String((rs[index(code)]?.properties as { checkId?: string } | undefined)?.checkId ?? '');
       const notifications = [
         ...(run.error ? [{ level: 'error', message: { text: `context ${run.context}: ${run.error.message}` } }] : []),
         ...run.checks
@@ -116,6 +125,7 @@ export function renderSarif(runs0: FormatRun[], opts: FormatOptions): string {
         tool: {
           driver: {
             name: 'kubectl-arch',
+            informationUri: PROJECT_URL,
             semanticVersion: opts.version,
             version: opts.version,
             rules: rs,
@@ -134,6 +144,11 @@ export function renderSarif(runs0: FormatRun[], opts: FormatOptions): string {
         results: [
           ...run.checks.flatMap((c) => c.findings.map((f) => result(run, f, index(f.code)))),
           ...run.suppressed.map((f) => result(run, f, index(f.code))),
+          // what the baseline had that is gone: results whose baselineState is absent
+          ...(run.baseline?.fixed ?? []).map((k) => ({
+            ...result(run, { ...k, checkId: checkOf(k.code), message: 'fixed since the baseline', evidence: {} }, index(k.code)),
+            baselineState: 'absent',
+          })),
         ],
         properties: {
           context: run.context,
@@ -141,6 +156,16 @@ export function renderSarif(runs0: FormatRun[], opts: FormatOptions): string {
           ...(run.distribution ? { distribution: run.distribution } : {}),
           ...(run.serverVersion ? { serverVersion: run.serverVersion } : {}),
           ...(run.acceptedRisks?.byFile.length ? { acceptedRisks: run.acceptedRisks.byFile } : {}),
+          ...(run.baseline
+            ? {
+                baseline: {
+                  file: run.baseline.file,
+                  new: run.baseline.new,
+                  unchanged: run.baseline.unchanged,
+                  fixed: run.baseline.fixed.length,
+                },
+              }
+            : {}),
           failOn: opts.failOn,
         },
       };

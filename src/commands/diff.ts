@@ -1,0 +1,108 @@
+// `kubectl arch diff OLD.json NEW.json`: what appeared, what was fixed and what changed severity between two reports
+// of the same command (-o json or yaml; one context or a ReportList), matched by fingerprint. Text, JSON, or Markdown
+// for a pull-request comment. Reads two files; talks to no cluster.
+import { EXIT } from '../errors.js';
+import { termSafe } from '../lib/safe.js';
+import { refText, type KnownFinding, type Severity } from '../model.js';
+import { REPORT_API_VERSION } from '../render/report.js';
+import { readReport } from './baseline.js';
+import { printStructured, writeOut } from './output.js';
+
+export interface DiffArgs {
+  old: string;
+  new: string;
+  output: string;
+  'fail-on': 'none' | 'warning' | 'error';
+}
+
+const RANK: Record<Severity, number> = { info: 0, warning: 1, error: 2, critical: 3 };
+type Changed = KnownFinding & { was: Severity };
+
+export interface ContextDiff {
+  context: string;
+  appeared: KnownFinding[];
+  fixed: KnownFinding[];
+  changed: Changed[];
+  unchanged: number;
+}
+
+export function diffReports(oldFile: string, newFile: string): ContextDiff[] {
+  const a = readReport(oldFile, 'old report');
+  const b = readReport(newFile, 'new report');
+  const contexts = [...new Set([...b.keys(), ...a.keys()])];
+  // a one-context report against another: compare them whatever their context is called
+  const pair = (ctx: string) =>
+    a.size === 1 && b.size === 1 ? [[...a.values()][0]!, [...b.values()][0]!] : [a.get(ctx) ?? [], b.get(ctx) ?? []];
+  return (a.size === 1 && b.size === 1 ? [[...b.keys()][0]!] : contexts).map((context) => {
+    const [before, after] = pair(context) as [KnownFinding[], KnownFinding[]];
+    const was = new Map(before.map((f) => [f.fingerprint, f] as const));
+    const now = new Set(after.map((f) => f.fingerprint));
+    const changed: Changed[] = [];
+    let unchanged = 0;
+    for (const f of after) {
+      const o = was.get(f.fingerprint);
+      if (o && o.severity !== f.severity) changed.push({ ...f, was: o.severity });
+      else if (o) unchanged++;
+    }
+    return {
+      context,
+      appeared: after.filter((f) => !was.has(f.fingerprint)),
+      fixed: before.filter((f) => !now.has(f.fingerprint)),
+      changed,
+      unchanged,
+    };
+  });
+}
+
+const line = (f: KnownFinding): string =>
+  `${f.severity.toUpperCase()} ${f.code} ${f.title}${f.objects.length ? ` (${f.objects.map(refText).join(', ')})` : ''}`;
+
+function text(d: ContextDiff[]): string {
+  const L: string[] = [];
+  for (const c of d) {
+    if (d.length > 1) L.push(`context ${c.context || '""'}`);
+    L.push(`${c.appeared.length} appeared, ${c.fixed.length} fixed, ${c.changed.length} changed severity, ${c.unchanged} unchanged`);
+    for (const f of c.appeared) L.push(`  + ${line(f)}`);
+    for (const f of c.fixed) L.push(`  - ${line(f)}`);
+    for (const f of c.changed) L.push(`  ~ ${f.was.toUpperCase()} → ${line(f)}`);
+  }
+  return termSafe(L.join('\n'), true) + '\n';
+}
+
+/** Markdown for a pull-request comment: every cluster string is escaped (no markup, links or HTML from the cluster). */
+function markdown(d: ContextDiff[]): string {
+  const md = (s: string): string => termSafe(s).replace(/([\\`*_{}[\]()#+\-.!|<>~])/g, '\\$1');
+  const L: string[] = ['### kubectl-arch: what changed', ''];
+  for (const c of d) {
+    if (d.length > 1) L.push(`#### context ${md(c.context || '""')}`, '');
+    L.push(
+      `**${c.appeared.length} appeared**, ${c.fixed.length} fixed, ${c.changed.length} changed severity, ${c.unchanged} unchanged`,
+      '',
+    );
+    const rows = [
+      ...c.appeared.map((f) => ['appeared', f.severity, f]),
+      ...c.fixed.map((f) => ['fixed', f.severity, f]),
+      ...c.changed.map((f) => ['severity', `${f.was} → ${f.severity}`, f]),
+    ] as Array<[string, string, KnownFinding]>;
+    if (rows.length) {
+      L.push('| | severity | code | finding | objects |', '|---|---|---|---|---|');
+      for (const [what, sev, f] of rows)
+        L.push(`| ${what} | ${md(sev)} | ${md(f.code)} | ${md(f.title)} | ${md(f.objects.map(refText).join(', '))} |`);
+      L.push('');
+    }
+  }
+  return L.join('\n') + '\n';
+}
+
+export async function diff(args: DiffArgs): Promise<number> {
+  const d = diffReports(args.old, args.new);
+  if (args.output === 'json' || args.output === 'yaml')
+    await printStructured({ apiVersion: REPORT_API_VERSION, kind: 'Diff', old: args.old, new: args.new, contexts: d }, args.output);
+  else await writeOut(args.output === 'markdown' ? markdown(d) : text(d));
+  // a gate on what appeared (or got worse) at or above --fail-on
+  const at = args['fail-on'] === 'none' ? Infinity : RANK[args['fail-on']];
+  const worse = d.some((c) =>
+    [...c.appeared, ...c.changed.filter((f) => RANK[f.severity] > RANK[f.was])].some((f) => RANK[f.severity] >= at),
+  );
+  return worse ? EXIT.FINDINGS : EXIT.OK;
+}
