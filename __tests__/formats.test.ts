@@ -440,6 +440,22 @@ describe('one cluster that cannot be reached: every machine format still writes 
   );
 });
 
+describe('OpenReports (openreports.io/v1alpha1)', () => {
+  test("the PolicyReports as Report and ClusterReport, with the report's own source (applied to a real API server in e2e)", async () => {
+    const r = await arch(['doctor', '--snapshot', EXAMPLE, '-o', 'openreports', '--no-config']);
+    expect(r.code).toBe(1);
+    const docs = loadAll(r.stdout) as Array<Record<string, any>>;
+    const wg = loadAll((await arch(['doctor', '--snapshot', EXAMPLE, '-o', 'policyreport', '--no-config'])).stdout) as Array<
+      Record<string, any>
+    >;
+    expect(docs.map((d) => d.kind)).toEqual(wg.map((d) => (d.kind === 'ClusterPolicyReport' ? 'ClusterReport' : 'Report')));
+    for (const [i, d] of docs.entries()) {
+      expect([d.apiVersion, d.source]).toEqual(['openreports.io/v1alpha1', 'kubectl-arch']);
+      expect(d.results).toEqual(wg[i]!.results);
+    }
+  });
+});
+
 describe('text no format can carry', () => {
   // a lone UTF-16 surrogate has no UTF-8 form; U+FFFE and U+FFFF are outside XML 1.0's characters
   const LONE = ['x\ud800', 'x\udc00'];

@@ -219,7 +219,8 @@ describe('untrusted inputs are tool errors, and the server keeps serving', () =>
     const r = await refused(mcp, 'doctor', { context: 'prod' }, /context "prod" does not exist in the kubeconfig/);
     const cli = await arch(['doctor', '--context', 'prod'], { KUBECONFIG: kubeconfig });
     expect(r.content[0]!.text + '\n').toBe(cli.stderr);
-    expect(r.structuredContent).toEqual({ error: { message: expect.any(String), hint: 'see: kubectl config get-contexts', exitCode: 2 } });
+    expect(r.structuredContent).toBeUndefined();
+    expect(r._meta?.['kubectl-arch/error']).toEqual({ message: expect.any(String), hint: 'see: kubectl config get-contexts', exitCode: 2 });
     await refused(mcp, 'quorum', { contexts: ['test', 'prod'] }, /context "prod" does not exist/);
     await refused(mcp, 'doctor', { context: 'test', contexts: ['test'] }, /context names one context/);
     await refused(mcp, 'doctor', { contexts: ['a,b'] }, /without commas/);
@@ -229,7 +230,7 @@ describe('untrusted inputs are tool errors, and the server keeps serving', () =>
     const r = await refused(mcp, 'quorum', { context: 'down' }, /cannot connect to https:\/\/127\.0\.0\.1:1: connection refused/);
     const cli = await arch(['quorum', '--context', 'down'], { KUBECONFIG: kubeconfig });
     expect(r.content[0]!.text + '\n').toBe(cli.stderr);
-    expect((r.structuredContent as any).error.exitCode).toBe(3);
+    expect((r._meta as any)['kubectl-arch/error'].exitCode).toBe(3);
   });
 
   test('snapshots outside the allowed directories: absolute, through .., through a symlink, or a link inside a snapshot directory', async () => {

@@ -90,6 +90,7 @@ describe('completion', () => {
       'junit',
       'prometheus',
       'policyreport',
+      'openreports',
       'html',
       'mermaid',
       'dot',

@@ -4,6 +4,7 @@
 // wgpolicyk8s.io/v1alpha2 CRDs loaded (strict field validation), and by the narrow reporter identity of
 // deploy/cronjob.yaml. The plugin's own users only ever read (audit log).
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -251,5 +252,47 @@ describe('PolicyReports on the real API server', () => {
     const items = JSON.parse(got.stdout).items;
     expect(items.length).toBeGreaterThan(0);
     expect(items.every((i: any) => i.metadata.labels['app.kubernetes.io/managed-by'] === 'kubectl-arch')).toBe(true);
+  });
+});
+
+describe('OpenReports on the real API server (the CRDs from the openreports.io Go module)', () => {
+  test('the admin applies -o openreports with strict validation; the reporter identity of deploy/cronjob.yaml can too', async () => {
+    // the CRDs as the project publishes them, from its Go module (github.com/openreports/reports-api)
+    const mod = JSON.parse(
+      execFileSync('go', ['mod', 'download', '-json', 'github.com/openreports/reports-api@v0.2.1'], { cwd: dir, encoding: 'utf8' }),
+    );
+    for (const f of ['openreports.io_reports.yaml', 'openreports.io_clusterreports.yaml'])
+      for (const crd of yamlDocs(readFileSync(join(mod.Dir, 'config/crd', f), 'utf8'))) {
+        const r = await cps[1]!.admin('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd);
+        expect([f, r.status]).toEqual([f, 201]);
+      }
+    for (let i = 0; i < 100; i++) {
+      if ((await cps[1]!.admin('GET', '/apis/openreports.io/v1alpha1/clusterreports')).status === 200) break;
+      await new Promise((res) => setTimeout(res, 200));
+    }
+    const r = await kubectl(['arch', 'doctor', '--kubeconfig', kubeconfig, '--context', 'c2', '-o', 'openreports']);
+    expect(r.code).toBe(1);
+    const file = join(dir, 'openreports.yaml');
+    writeFileSync(file, r.stdout);
+    const docs = yamlDocs(r.stdout);
+    expect([...new Set(docs.map((d) => `${d.apiVersion} ${d.kind}`))].sort()).toEqual([
+      'openreports.io/v1alpha1 ClusterReport',
+      'openreports.io/v1alpha1 Report',
+    ]);
+    const applied = await kubectl(['apply', '--kubeconfig', adminKc, '--validate=strict', '-f', file]);
+    expect([applied.code, applied.stderr]).toEqual([0, '']);
+    for (const d of docs) {
+      const path =
+        d.kind === 'ClusterReport'
+          ? `/apis/openreports.io/v1alpha1/clusterreports/${d.metadata.name}`
+          : `/apis/openreports.io/v1alpha1/namespaces/${d.metadata.namespace}/reports/${d.metadata.name}`;
+      const got = await cps[1]!.admin('GET', path);
+      expect([d.kind, got.status]).toEqual([d.kind, 200]);
+      expect(got.json.results).toEqual(d.results);
+      expect(got.json.source).toBe('kubectl-arch');
+    }
+    const as = ['--kubeconfig', adminKc, '--as=system:serviceaccount:kubectl-arch:kubectl-arch-reporter'];
+    const again = await kubectl(['apply', ...as, '--server-side', '--field-manager=kubectl-arch', '--force-conflicts', '-f', file]);
+    expect([again.code, again.stderr]).toEqual([0, '']);
   });
 });

@@ -45,7 +45,7 @@ function fleetOptions<T>(y: Argv<T>) {
     });
 }
 
-/** -o sarif|junit|prometheus|policyreport are for doctor, orphans and quorum, -o html for doctor, map and what-if,
+/** -o sarif|junit|prometheus|policyreport|openreports are for doctor, orphans and quorum, -o html for doctor, map and what-if,
  *  -o mermaid|dot for map; elsewhere a usage error. */
 function plainOutput(a: unknown, command: string): void {
   const o = (a as GlobalArgs).output;
@@ -282,7 +282,7 @@ export async function main(argv = hideBin(process.argv)): Promise<number> {
       choices: OUTPUTS,
       default: 'table' as const,
       describe:
-        'Output format; sarif, junit, prometheus and policyreport for doctor, orphans and quorum; html (a self-contained page) for doctor, map and what-if; mermaid and dot for map',
+        'Output format; sarif, junit, prometheus, policyreport and openreports for doctor, orphans and quorum; html (a self-contained page) for doctor, map and what-if; mermaid and dot for map',
     })
     .option('fail-on', {
       choices: ['none', 'warning', 'error'] as const,

@@ -69,7 +69,7 @@ const GLOBAL: Flag[] = [
     name: 'output',
     alias: 'o',
     desc: 'Output format',
-    value: ['table', 'json', 'yaml', 'sarif', 'junit', 'prometheus', 'policyreport', 'html', 'mermaid', 'dot'],
+    value: ['table', 'json', 'yaml', 'sarif', 'junit', 'prometheus', 'policyreport', 'openreports', 'html', 'mermaid', 'dot'],
   },
   { name: 'fail-on', desc: 'Exit 1 when a finding is at least this severe', value: ['none', 'warning', 'error'] },
   { name: 'color', desc: 'Colour on a TTY' },

@@ -66,6 +66,7 @@ export interface ToolResult {
   isError?: boolean;
   content: Array<{ type: string; text?: string }>;
   structuredContent?: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
 }
 
 export const call = async (m: Mcp, name: string, args: Record<string, unknown>): Promise<ToolResult> =>

@@ -312,7 +312,7 @@ export async function execute(command: string, args: GlobalArgs, fn: PerContext)
   if (by)
     throw new InputError(
       `-o ${args.output} is for ${by}, not ${command}`,
-      'use -o table, json, yaml, sarif, junit, prometheus or policyreport',
+      'use -o table, json, yaml, sarif, junit, prometheus, policyreport or openreports',
     );
   const runs = await runAll(command, args, fn);
   const { contexts, done, exitCode, totalMs, risks } = runs;

@@ -18,11 +18,15 @@ export const CHECK_URI = 'kubectl-arch://checks/';
 
 const INSTRUCTIONS = `kubectl-arch diagnoses Kubernetes failures that follow from its architecture (etcd quorum, the API server as the only door, reconcile loops, node interfaces). Read-only: it only sends GET requests and never reads Secrets. Start with doctor (or map for the overview); quorum and orphans go deeper; explain, or the resource ${CHECK_URI}<id>, says why a check matters before you advise. Fix steps and cleanup plans are for a human to review and run; this server runs nothing.`;
 
+/** Where a failed call's {message, hint, exitCode} goes: not structuredContent, which clients check against the tool's
+ *  outputSchema (the document of a successful call) even on errors. */
+export const ERROR_META = 'kubectl-arch/error';
+
 /** What a failed call answers: the CLI's "error: …" and "hint: …" lines. */
 export function toolError(e: unknown): {
   isError: true;
   content: Array<{ type: 'text'; text: string }>;
-  structuredContent: Record<string, unknown>;
+  _meta: Record<string, unknown>;
 } {
   const user = e instanceof UserError;
   const message = user ? e.message : `internal error: ${(e as Error)?.message ?? String(e)}`;
@@ -31,7 +35,7 @@ export function toolError(e: unknown): {
   return {
     isError: true,
     content: [{ type: 'text', text: `error: ${termSafe(message, true)}${hint ? `\n  hint: ${termSafe(hint, true)}` : ''}` }],
-    structuredContent: { error: { message, ...(hint ? { hint } : {}), exitCode } },
+    _meta: { [ERROR_META]: { message, ...(hint ? { hint } : {}), exitCode } },
   };
 }
 
@@ -138,6 +142,7 @@ export async function serve(settings: ServerSettings, io: Io): Promise<void> {
         title: spec.title,
         description: spec.description,
         inputSchema: z.object(spec.input(z)).strict(),
+        outputSchema: spec.output(z) as never,
         annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: spec.openWorld },
       },
       handler(spec, settings) as never,

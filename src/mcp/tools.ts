@@ -40,8 +40,33 @@ export interface ToolSpec {
   input(z: Zod): Record<string, Z.ZodType>;
   /** Reads a cluster or a snapshot (MCP's openWorldHint); explain reads only its own docs. */
   openWorld: boolean;
+  /** What its structuredContent is (MCP's outputSchema): the command's -o json document, open to more fields. */
+  output(z: Zod): Z.ZodType;
   run(input: any, settings: ServerSettings, hooks: RunHooks): Promise<ToolAnswer>;
 }
+
+/** A kubectl-arch document of these kinds (what -o json prints), possibly cut to fit (`truncated`). */
+const document = (z: Zod, kinds: [string, ...string[]], fields: Record<string, Z.ZodType> = {}): Z.ZodType =>
+  z
+    .object({
+      apiVersion: z.literal('kubectl-arch/v1'),
+      kind: z.enum(kinds),
+      ...fields,
+      truncated: z
+        .object({ cut: z.array(z.object({ path: z.string() }).loose()), hint: z.string() })
+        .loose()
+        .optional(),
+    })
+    .loose();
+const reportFields = (z: Zod): Record<string, Z.ZodType> => ({
+  source: z
+    .object({ type: z.enum(['cluster', 'snapshot']) })
+    .loose()
+    .optional(),
+  summary: z.object({}).loose().optional(),
+  checks: z.array(z.object({ id: z.string(), status: z.enum(['passed', 'findings', 'partial', 'skipped']) }).loose()).optional(),
+  contexts: z.array(z.object({ context: z.string(), status: z.enum(['ok', 'failed']) }).loose()).optional(),
+});
 
 const CHECK_IDS = CHECKS.map((c) => c.id) as [string, ...string[]];
 const CODES = CHECKS.flatMap((c) => Object.keys(c.codes)) as [string, ...string[]];
@@ -108,6 +133,7 @@ export const TOOLS: ToolSpec[] = [
       deep: z.boolean().optional().describe('Also read kubelet configs through nodes/proxy (--deep; needs get nodes/proxy)'),
     }),
     openWorld: true,
+    output: (z) => document(z, ['Report', 'ReportList'], reportFields(z)),
     async run(input, settings, hooks) {
       const args: DoctorArgs = { ...callArgs(settings, sourceOf(input), hooks), deep: Boolean(input.deep), 'stuck-after': '10m' };
       const runs = await doctorRuns(args);
@@ -130,6 +156,7 @@ export const TOOLS: ToolSpec[] = [
       owners: z.array(z.string().min(1).max(507)).min(1).optional().describe('Only these former owners (name or namespace/name)'),
     }),
     openWorld: true,
+    output: (z) => document(z, ['OrphanReport', 'ReportList'], { groups: z.array(z.object({}).loose()).optional() }),
     async run(input, settings, hooks) {
       const runs = await runAll('orphans', callArgs(settings, sourceOf(input), hooks), orphansOne);
       const plan = runs.contexts ? undefined : runs.done[0]!.outcome!.plan?.();
@@ -153,6 +180,8 @@ export const TOOLS: ToolSpec[] = [
       "etcd members (where, role, health, evidence) and the verdict, e.g. '3 voters, 2 healthy — quorum 2 — no failure tolerated — DEGRADED', as seen through the API (`kubectl arch quorum -o json`). It does not talk to etcd itself.",
     input: (z) => source(z, { many: true, namespace: false }),
     openWorld: true,
+    output: (z) =>
+      document(z, ['Quorum', 'ReportList'], { verdict: z.string().optional(), members: z.array(z.object({}).loose()).optional() }),
     async run(input, settings, hooks) {
       const runs: Runs = await runAll('quorum', callArgs(settings, sourceOf(input), hooks), quorumOne);
       return { structured: structuredOf(runs), text: runsSummary(runs), reach: 'call quorum for one context at a time' };
@@ -165,6 +194,7 @@ export const TOOLS: ToolSpec[] = [
       'The cluster by its architecture: state (etcd), door (API servers, certificate, webhooks, aggregated APIs), loops (controllers, Argo CD, Flux, finalizers), interfaces (CRI, CNI, CSI, DNS, ingress), each line with the status of the checks that concern it (`kubectl arch map -o json`). The text is the map as the CLI draws it.',
     input: (z) => source(z, { many: false, namespace: true }),
     openWorld: true,
+    output: (z) => document(z, ['ArchMap'], { sections: z.array(z.object({ contract: z.string() }).loose()).optional() }),
     async run(input, settings, hooks) {
       const r = await mapReport(callArgs(settings, sourceOf(input), hooks));
       return { structured: r.structured, text: await r.text(makeStyle(false)), reach: 'call map with namespace to see less' };
@@ -184,6 +214,14 @@ export const TOOLS: ToolSpec[] = [
         .describe('Gone for good: the nodes deleted and their etcd members removed (default: down for a while)'),
     }),
     openWorld: true,
+    output: (z) =>
+      document(z, ['WhatIf'], {
+        predictions: z.array(z.object({ code: z.string(), severity: z.enum(['critical', 'error', 'warning', 'info']) }).loose()).optional(),
+        verdict: z
+          .object({ state: z.enum(['safe', 'not safe', 'not judged', 'no gate']) })
+          .loose()
+          .optional(),
+      }),
     async run(input, settings, hooks) {
       const r = await whatIfReport({ ...callArgs(settings, sourceOf(input), hooks), nodes: input.nodes, remove: input.remove === true });
       return { structured: r.structured, text: await r.text(makeStyle(false)), reach: 'call what-if with fewer nodes' };
@@ -198,6 +236,8 @@ export const TOOLS: ToolSpec[] = [
       id: z.string().min(1).max(64).optional().describe('A check id (e.g. etcd-quorum) or finding code (e.g. ARCH-EQ01)'),
     }),
     openWorld: false,
+    output: (z) =>
+      z.object({ id: z.string().optional(), title: z.string().optional(), checks: z.array(z.object({}).loose()).optional() }).loose(),
     async run(input) {
       if (input.id === undefined) return { structured: checkList(), text: checkListText(), reach: '' };
       if (isWhatIf(input.id)) return { structured: whatIfExplainDoc(), text: whatIfExplainText(), reach: '' };

@@ -1,4 +1,4 @@
-// The machine formats, by name (`-o sarif|junit|prometheus|policyreport`).
+// The machine formats, by name (`-o sarif|junit|prometheus|policyreport|openreports`).
 import type { FormatOptions, FormatRun, MachineFormat } from './model.js';
 
 export async function renderFormat(format: MachineFormat, runs: FormatRun[], opts: FormatOptions): Promise<string> {
@@ -11,5 +11,7 @@ export async function renderFormat(format: MachineFormat, runs: FormatRun[], opt
       return (await import('./prometheus.js')).renderPrometheus(runs, opts);
     case 'policyreport':
       return (await import('./policyreport.js')).renderPolicyReports(runs, opts);
+    case 'openreports':
+      return (await import('./policyreport.js')).renderPolicyReports(runs, opts, 'openreports');
   }
 }

@@ -6,7 +6,7 @@ import type { BaselineResult, CheckResult, Finding, ObjectRef, Severity } from '
 import { SEVERITY_RANK } from '../../model.js';
 import type { AcceptedRisksInfo, Report } from '../report.js';
 
-export const MACHINE_FORMATS = ['sarif', 'junit', 'prometheus', 'policyreport'] as const;
+export const MACHINE_FORMATS = ['sarif', 'junit', 'prometheus', 'policyreport', 'openreports'] as const;
 export type MachineFormat = (typeof MACHINE_FORMATS)[number];
 /** Pages and pictures: html for map and doctor, mermaid and dot for map. */
 export const PICTURE_FORMATS = ['html', 'mermaid', 'dot'] as const;

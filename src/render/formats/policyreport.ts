@@ -17,6 +17,15 @@ import { byText } from '../../lib/order.js';
 import { wellFormed, wellFormedDeep } from '../../lib/safe.js';
 
 export const POLICY_REPORT_API = 'wgpolicyk8s.io/v1alpha2';
+/** OpenReports (openreports.io/v1alpha1 Report, ClusterReport), where Kyverno, Policy Reporter and Kubewarden moved:
+ *  the same results, and the report's own `source`. */
+export const OPEN_REPORTS_API = 'openreports.io/v1alpha1';
+
+export type ReportFlavor = 'policyreport' | 'openreports';
+const KINDS: Record<ReportFlavor, { api: string; cluster: string; namespaced: string }> = {
+  policyreport: { api: POLICY_REPORT_API, cluster: 'ClusterPolicyReport', namespaced: 'PolicyReport' },
+  openreports: { api: OPEN_REPORTS_API, cluster: 'ClusterReport', namespaced: 'Report' },
+};
 
 type Result = 'pass' | 'fail' | 'warn' | 'error' | 'skip';
 const RESULT: Record<Severity, Result> = { critical: 'fail', error: 'fail', warning: 'warn', info: 'warn' };
@@ -64,7 +73,9 @@ export function reportName(command: string, context: string): string {
   return `kubectl-arch-${dnsPart(command, 20) || 'run'}-${ctx ? `${ctx}-` : ''}${hash}`;
 }
 
-export function policyReportObjects(run0: FormatRun): Array<Record<string, unknown>> {
+export function policyReportObjects(run0: FormatRun, flavor: ReportFlavor = 'policyreport'): Array<Record<string, unknown>> {
+  const k = KINDS[flavor];
+  const own = flavor === 'openreports' ? { source: 'kubectl-arch' } : {};
   // every string well-formed: a lone surrogate has no UTF-8 form (YAML would carry it as an escape the API rejects)
   const run = { ...wellFormedDeep(run0), startedAt: run0.startedAt };
   const ts = { seconds: Math.floor(run.startedAt.getTime() / 1000), nanos: 0 };
@@ -148,20 +159,20 @@ export function policyReportObjects(run0: FormatRun): Array<Record<string, unkno
     },
   });
   const out: Array<Record<string, unknown>> = [
-    { apiVersion: POLICY_REPORT_API, kind: 'ClusterPolicyReport', metadata: meta(), summary: summary(cluster), results: cluster },
+    { apiVersion: k.api, kind: k.cluster, metadata: meta(), ...own, summary: summary(cluster), results: cluster },
   ];
   for (const [ns, rs] of [...byNs].sort(([a], [b]) => byText(a, b)))
-    out.push({ apiVersion: POLICY_REPORT_API, kind: 'PolicyReport', metadata: meta(ns), summary: summary(rs), results: rs });
+    out.push({ apiVersion: k.api, kind: k.namespaced, metadata: meta(ns), ...own, summary: summary(rs), results: rs });
   return out;
 }
 
-export function renderPolicyReports(runs: FormatRun[], _opts: FormatOptions): string {
+export function renderPolicyReports(runs: FormatRun[], _opts: FormatOptions, flavor: ReportFlavor = 'policyreport'): string {
   const docs: string[] = [];
   const line = (s: string): string => wellFormed(s).replace(/[\r\n\u2028\u2029]+/g, ' ');
   for (const run of runs) {
     if (run.error) docs.push(`# context ${line(run.context)}: not analysed: ${line(run.error.message)}\n`);
     else if (runs.length > 1) docs.push(`# context ${line(run.context)}: apply with kubectl --context ${line(run.context)} apply -f -\n`);
-    for (const o of policyReportObjects(run)) docs.push(`---\n${dump(o, { lineWidth: -1, noRefs: true })}`);
+    for (const o of policyReportObjects(run, flavor)) docs.push(`---\n${dump(o, { lineWidth: -1, noRefs: true })}`);
   }
   return docs.join('');
 }
