@@ -1,6 +1,8 @@
 /** `npm test`: unit, CLI, corpus and fault suites (ESM through ts-jest); they need nothing but `npm ci`. The
  *  release suite (qemu, krew), the browser suite (chromium) and the real-cluster suite (kube-apiserver) have their
  *  own configs and scripts. */
+import { packedExamples } from './scripts/lib/examples.mjs';
+
 export default {
   preset: 'ts-jest/presets/default-esm',
   testEnvironment: 'node',
@@ -12,4 +14,6 @@ export default {
   // one seed for every property test (FC_SEED, else fixed): a run never fails by chance
   setupFiles: ['<rootDir>/__tests__/helpers/seed.ts'],
   testTimeout: 60000,
+  // the examples embedded in the CLI, as the build embeds them (src/snapshot/example-files.ts)
+  globals: { __EXAMPLES__: packedExamples() },
 };

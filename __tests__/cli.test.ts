@@ -24,9 +24,12 @@ describe('CLI basics', () => {
     expect(JSON.parse(j.stdout).version).toMatch(/\d+\.\d+\.\d+/);
     const h = await arch(['--help']);
     expect(h.code).toBe(0);
-    for (const c of ['doctor', 'snapshot', 'explain', 'version', '--kubeconfig', '--context', '--fail-on', '--snapshot', 'Exit codes'])
-      expect(h.stdout).toContain(c);
+    for (const c of ['doctor', 'snapshot', 'explain', 'version', '--verbose', 'Exit codes']) expect(h.stdout).toContain(c);
     expect(h.stdout).toContain('kubectl arch <command>');
+    // each command's flags are in its own --help (__tests__/help.test.ts: exactly those)
+    expect(h.stdout).not.toContain('--kubeconfig');
+    const d = await arch(['doctor', '--help']);
+    for (const c of ['--kubeconfig', '--context', '--fail-on', '--snapshot', '--contexts']) expect(d.stdout).toContain(c);
   });
 
   test('rbac prints the shipped read-only ClusterRoles, embedded in the binary', async () => {
@@ -40,7 +43,15 @@ describe('CLI basics', () => {
   test('bad usage exits 2 with a hint', async () => {
     const r = await arch(['doctor', '--output', 'xml']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/Invalid values|Choices/);
+    expect(r.stderr).toBe(
+      'error: -o xml is not an output format\n  hint: use -o table, json, yaml, sarif, junit, prometheus, policyreport, openreports or html\n',
+    );
+    // a flag the command does not take
+    const u = await arch(['explain', '--kubeconfig', '/x']);
+    expect([u.code, u.stderr]).toEqual([2, 'error: explain does not take --kubeconfig\n  hint: kubectl arch explain --help\n']);
+    // a value --fail-on does not take: yargs' own words
+    const f = await arch(['doctor', '--fail-on', 'sometimes']);
+    expect([f.code, f.stderr]).toEqual([2, expect.stringMatching(/^error: Invalid values:[^]*Choices: "none", "warning", "error"/)]);
     const r2 = await arch(['frobnicate']);
     expect(r2.code).toBe(2);
     const r3 = await arch([]);

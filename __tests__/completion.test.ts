@@ -4,7 +4,7 @@
 // where it is installed: TAB, then a key bound to write the command line to a file; Enter is never pressed.
 import { afterAll, describe, expect, test } from '@jest/globals';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { arch, ROOT } from './helpers/run.js';
 import { tempDir } from './helpers/tmp.js';
@@ -131,6 +131,15 @@ describe('bash', () => {
     expect(readdirSync(dir)).not.toContain('x');
   });
 
+  test('--snapshot: the embedded example and the entries of the directory, quoted; no space after a directory', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'comp.bash'), (await arch(['completion', 'bash'])).stdout);
+    for (const d of ['examples', 'ex (copy)']) mkdirSync(join(dir, d));
+    const reply = bash(dir, `kubectl-arch doctor --snapshot ex`, '/nonexistent').split('\n').slice(0, -1);
+    expect(reply).toEqual(['example:field-notes-k3s', 'ex\\ \\(copy\\)/', 'examples/']);
+    expect(words(reply[1]!, dir)).toEqual(['ex (copy)/']);
+  });
+
   (installed('script') ? test : test.skip)(
     'TAB in an interactive bash inserts the quoted name',
     async () => {
@@ -164,6 +173,23 @@ describe.each(['zsh', 'fish'] as const)('%s', (shell) => {
         expect(words(line, dir).at(-1)).toBe(name);
       }
       expect(readdirSync(dir)).not.toContain('x');
+    },
+    60_000,
+  );
+});
+
+describe.each(['bash', 'zsh', 'fish'] as const)('%s: --snapshot', (shell) => {
+  (installed(shell) && installed('script') ? test : test.skip)(
+    `TAB in an interactive ${shell} inserts the embedded example, and goes into a directory with no space after it`,
+    async () => {
+      const dir = tempDir();
+      const line = await typed(shell, dir, `kubectl-arch doctor --snapshot exa\t`);
+      expect(line).toBe('kubectl-arch doctor --snapshot example:field-notes-k3s ');
+      mkdirSync(join(dir, 'example-snaps'));
+      writeFileSync(join(dir, 'example-snaps', 'nodes.yaml'), '');
+      // the directory and the example share "example": a directory typed past that is completed as one
+      const into = await typed(shell, dir, `kubectl-arch doctor --snapshot example-\t`);
+      expect(into).toBe('kubectl-arch doctor --snapshot example-snaps/');
     },
     60_000,
   );

@@ -31,9 +31,11 @@ const MAY: Record<string, string[]> = {
   checks: DOMAIN,
   map: DOMAIN,
   // what-if runs the checks on a changed snapshot: domain, no I/O
-  whatif: [...DOMAIN, 'whatif'],
-  // a renderer knows no command and no client
-  render: [...DOMAIN, 'render', 'config'],
+  whatif: [...DOMAIN, 'whatif', 'change'],
+  // what-if -f: manifests read from files (like a snapshot), then predicted on the domain; no client
+  change: [...DOMAIN, 'whatif', 'change'],
+  // a renderer knows no command and no client (what-if's codes are data it names rules by)
+  render: [...DOMAIN, 'render', 'config', 'whatif', 'change'],
   config: [...BASE, 'config'],
 };
 

@@ -1,22 +1,25 @@
 // The pages in a real browser (npm run test:browser): `map -o html` and `doctor -o html` on the example and on a
 // hostile cluster, and `map -o mermaid` parsed and drawn by Mermaid itself, all in headless Chromium with the
 // network blocked. No console error, no request but the page, every part with its status, a part's findings and
-// blast radius on click and on Enter, dark and print styles, and no payload ever running.
-import { beforeAll, describe, expect, test } from '@jest/globals';
+// blast radius on click and on Enter, dark and print styles, and no payload ever running. Every page at a desktop and
+// a phone width: nothing wider than the screen, and axe-core finds no violation, light and dark.
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { browser, open, type Opened } from './helpers/browser.js';
 import { EXAMPLE } from './helpers/fixtures.js';
 import { HOSTILE_NODE, PAYLOADS, writeHostileNodeSnapshot, writeHostileSnapshot } from './helpers/hostile.js';
 import { arch } from './helpers/run.js';
 import { renderReportHtml } from '../src/render/html/report.js';
+import type { Report } from '../src/render/report.js';
 import { tempDir } from './helpers/tmp.js';
 
 const dir = tempDir('kubectl-arch-pages-');
 const files: Record<string, string> = {};
+let exampleReport: Report;
 let exampleMap: { sections: Array<{ lines: Array<{ name: string; checks: Array<{ status: string; worst?: string }> }> }> };
 
 async function write(name: string, args: string[]): Promise<void> {
@@ -47,7 +50,49 @@ beforeAll(async () => {
   await write('map.mmd', ['map', '--snapshot', EXAMPLE, '-o', 'mermaid']);
   await write('hostile.mmd', ['map', '--snapshot', hostile, '-o', 'mermaid']);
   exampleMap = JSON.parse((await arch(['map', '--snapshot', EXAMPLE, '-o', 'json'])).stdout);
+  exampleReport = JSON.parse((await arch(['doctor', '--snapshot', EXAMPLE, '-o', 'json', '--no-config'])).stdout);
+  writeFleet(exampleReport);
 });
+
+/** `doctor --contexts -o html` (rendered here, no cluster): the example reached, a context named by a payload not. */
+function writeFleet(report: Report): void {
+  const file = join(dir, 'fleet.html');
+  files['fleet.html'] = file;
+  writeFileSync(
+    file,
+    renderReportHtml(
+      {
+        apiVersion: 'kubectl-arch/v1',
+        kind: 'ReportList',
+        command: 'doctor',
+        summary: { contexts: 2, reached: 1, failed: 1, findings: report.summary.findings, suppressed: 0, exitCode: 3, durationMs: 9 },
+        contexts: [
+          {
+            context: 'prod-eu',
+            status: 'ok',
+            distribution: 'K3s',
+            serverVersion: 'v1.35.4+k3s1',
+            findings: report.summary.findings,
+            suppressed: 0,
+            worst: 'error',
+            durationMs: 5,
+            exitCode: 1,
+          },
+          {
+            context: PAYLOADS.img,
+            status: 'failed',
+            worst: 'unreachable',
+            durationMs: 4,
+            exitCode: 3,
+            error: { message: `cannot connect: ${PAYLOADS.script}`, exitCode: 3 },
+          },
+        ],
+        items: [report],
+      },
+      'test',
+    ),
+  );
+}
 
 /** Nothing but the page itself was requested, and nothing complained. */
 function clean(o: Opened, file: string): void {
@@ -193,7 +238,9 @@ describe('what-if -o html on the example', () => {
     // in words, for a reader without colour and for a screen reader
     for (const b of await page.locator('button.part.predicted').all()) {
       expect(await b.locator('.wb').textContent()).toBe('⚡ would break');
-      expect(await b.getAttribute('aria-label')).toMatch(/; would break \(\d+ predicted\)$/);
+      // its name is what it shows; the count is its description
+      expect(await b.getAttribute('aria-label')).toBeNull();
+      expect(await page.locator(`#${await b.getAttribute('aria-describedby')}`).textContent()).toMatch(/; would break \(\d+ predicted\)$/);
     }
     expect(await page.locator('button.part:not(.predicted) .wb').count()).toBe(0);
     // the member of the node that would be down
@@ -228,7 +275,7 @@ describe('doctor -o html on the example', () => {
     const o = await open(ctx, files['report.html']!);
     clean(o, files['report.html']!);
     const report = JSON.parse((await arch(['doctor', '--snapshot', EXAMPLE, '-o', 'json', '--no-config'])).stdout);
-    const shown = await o.page.locator('section.check h3').allTextContents();
+    const shown = await o.page.locator('section.check > h2').allTextContents();
     expect(shown).toHaveLength(report.checks.length);
     for (const c of report.checks) expect(shown.some((t) => t.includes(`[${c.id}]`))).toBe(true);
     expect(shown.filter((t) => /^✔ ok /.test(t))).toHaveLength(report.summary.passed);
@@ -246,42 +293,8 @@ describe('doctor -o html on the example', () => {
 
 describe('doctor -o html for several contexts', () => {
   test('the contexts table links to a section per context; an unreachable one (a hostile name) shows its error', async () => {
-    const report = JSON.parse((await arch(['doctor', '--snapshot', EXAMPLE, '-o', 'json', '--no-config'])).stdout);
-    const file = join(dir, 'fleet.html');
-    writeFileSync(
-      file,
-      renderReportHtml(
-        {
-          apiVersion: 'kubectl-arch/v1',
-          kind: 'ReportList',
-          command: 'doctor',
-          summary: { contexts: 2, reached: 1, failed: 1, findings: report.summary.findings, suppressed: 0, exitCode: 3, durationMs: 9 },
-          contexts: [
-            {
-              context: 'prod-eu',
-              status: 'ok',
-              distribution: 'K3s',
-              serverVersion: 'v1.35.4+k3s1',
-              findings: report.summary.findings,
-              suppressed: 0,
-              worst: 'error',
-              durationMs: 5,
-              exitCode: 1,
-            },
-            {
-              context: PAYLOADS.img,
-              status: 'failed',
-              worst: 'unreachable',
-              durationMs: 4,
-              exitCode: 3,
-              error: { message: `cannot connect: ${PAYLOADS.script}`, exitCode: 3 },
-            },
-          ],
-          items: [report],
-        },
-        'test',
-      ),
-    );
+    const report = exampleReport;
+    const file = files['fleet.html']!;
     const ctx = await browser();
     const o = await open(ctx, file);
     clean(o, file);
@@ -369,3 +382,135 @@ describe('map -o mermaid, read by Mermaid itself', () => {
     expect(o.problems).toEqual([]);
   });
 });
+
+/** axe-core's own build, injected as script content: the network stays blocked. */
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core on the whole document as it is shown now: each violation as its id, impact and the nodes it found. */
+async function axe(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.addScriptTag({ content: AXE });
+  return page.evaluate(async () => {
+    const g = globalThis as any;
+    const r = await g.axe.run(g.document);
+    return r.violations.map(
+      (v: { id: string; impact: string; nodes: Array<{ target: string[] }> }) =>
+        `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`,
+    );
+  });
+}
+
+/** What is wider than the screen: the document's own scroll width, and every rendered element or text whose box
+ *  leaves the layout viewport (in page coordinates) and is not inside a horizontally scrollable container. */
+function overflow(page: Page): Promise<{ scrollWidth: number; innerWidth: number; outside: string[] }> {
+  return page.evaluate(() => {
+    const g = globalThis as any;
+    const doc = g.document;
+    const width: number = doc.documentElement.clientWidth;
+    const scrolls = (e: any): boolean => ['auto', 'scroll'].includes(g.getComputedStyle(e).overflowX);
+    const inScroller = (e: any): boolean => {
+      for (let p = e.parentElement; p && p !== doc.documentElement; p = p.parentElement) if (scrolls(p)) return true;
+      return false;
+    };
+    const name = (e: any): string =>
+      `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}${e.classList.length ? `.${[...e.classList].join('.')}` : ''}`;
+    const outside: string[] = [];
+    const check = (r: { left: number; right: number; width: number; height: number }, what: () => string, e: any): void => {
+      if (!r.width && !r.height) return; // not rendered
+      const left = r.left + g.scrollX;
+      const right = r.right + g.scrollX;
+      if (left >= -0.5 && right <= width + 0.5) return;
+      if (inScroller(e)) return;
+      outside.push(`${what()} [${Math.round(left)}, ${Math.round(right)}] of ${width}`);
+    };
+    for (const e of doc.body.querySelectorAll('*')) check(e.getBoundingClientRect(), () => name(e), e);
+    const walker = doc.createTreeWalker(doc.body, 4 /* NodeFilter.SHOW_TEXT */);
+    const range = doc.createRange();
+    for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+      if (!t.textContent.trim() || !t.parentElement || ['SCRIPT', 'STYLE'].includes(t.parentElement.tagName)) continue;
+      range.selectNodeContents(t);
+      check(
+        range.getBoundingClientRect(),
+        () => `text ${JSON.stringify(t.textContent.trim().slice(0, 40))} in ${name(t.parentElement)}`,
+        t.parentElement,
+      );
+    }
+    return { scrollWidth: doc.documentElement.scrollWidth, innerWidth: g.innerWidth, outside };
+  });
+}
+
+const VIEWPORTS = [
+  { width: 1280, height: 900 },
+  { width: 390, height: 844 },
+];
+const PAGES = ['map.html', 'what-if.html', 'report.html', 'fleet.html', 'hostile-map.html', 'hostile-what-if.html', 'hostile-report.html'];
+
+for (const vp of VIEWPORTS) {
+  describe(`every page at ${vp.width}×${vp.height}: nothing wider than the screen, and no accessibility violation`, () => {
+    let ctx: BrowserContext;
+    beforeAll(async () => {
+      ctx = await browser({ ...vp, bypassCSP: true });
+    });
+    afterAll(async () => {
+      await ctx.close();
+    });
+
+    for (const name of PAGES) {
+      test(name, async () => {
+        const file = files[name]!;
+        const o = await open(ctx, file);
+        const { page } = o;
+        const at = (state: string): string => `${name} at ${vp.width}×${vp.height}, ${state}`;
+        const fits = async (state: string): Promise<void> => {
+          const r = await overflow(page);
+          expect(r.innerWidth).toBe(vp.width);
+          // the document scrolls no wider than the window, and nothing sticks out of it
+          expect({ at: at(state), scrollWidth: r.scrollWidth, outside: r.outside }).toEqual({
+            at: at(state),
+            scrollWidth: r.scrollWidth <= r.innerWidth ? r.scrollWidth : `at most ${r.innerWidth}`,
+            outside: [],
+          });
+        };
+        const accessible = async (state: string): Promise<void> => {
+          for (const colorScheme of ['light', 'dark'] as const) {
+            await page.emulateMedia({ colorScheme });
+            const bg = await page.evaluate(() => (globalThis as any).getComputedStyle((globalThis as any).document.body).backgroundColor);
+            expect([colorScheme, bg]).toEqual([colorScheme, colorScheme === 'dark' ? 'rgb(13, 17, 23)' : 'rgb(255, 255, 255)']);
+            expect({ at: at(`${state}, ${colorScheme}`), violations: await axe(page) }).toEqual({
+              at: at(`${state}, ${colorScheme}`),
+              violations: [],
+            });
+          }
+          await page.emulateMedia({ colorScheme: 'light' });
+        };
+        await fits('as opened');
+        await accessible('as opened');
+        const parts = await page.locator('button.part').all();
+        if (parts.length) {
+          // every part's details, one at a time
+          for (const b of parts) {
+            await b.click();
+            expect(await b.getAttribute('aria-expanded')).toBe('true');
+            await fits(`part ${await b.getAttribute('id')} selected`);
+          }
+          // the part with the most findings selected, and what no part draws (what-if) unfolded
+          const most = await page
+            .locator('article.detail')
+            .evaluateAll(
+              (ds) => ds.map((d) => [d.querySelectorAll('.finding').length, d.id.slice(2)] as const).sort((a, b) => b[0] - a[0])[0]![1],
+            );
+          if ((await page.locator(`#b-${most}`).getAttribute('aria-expanded')) !== 'true') await page.locator(`#b-${most}`).click();
+          expect(await page.locator(`#d-${most}`).isVisible()).toBe(true);
+          const undrawn = page.locator('details.undrawn');
+          if (await undrawn.count()) {
+            await undrawn.locator('summary').click();
+            expect(await undrawn.getAttribute('open')).toBe('');
+            await fits('what no part draws unfolded');
+          }
+          await accessible(`part ${most} selected`);
+        }
+        clean(o, file);
+        await page.close();
+      });
+    }
+  });
+}

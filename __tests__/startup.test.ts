@@ -3,29 +3,32 @@
 // completion (kubectl_complete-arch). No timing here: npm run bench measures it.
 import { describe, expect, test } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { etcdQuorum } from '../src/checks/etcd-quorum/check.js';
 import { CHECKS } from '../src/checks/registry.js';
+import { ALL_OUTPUTS, TAKES } from '../src/complete.js';
+import { EXAMPLE_NAMES, EXAMPLE_PREFIX } from '../src/snapshot/examples.js';
 import { WHATIF_CODES } from '../src/whatif/codes.js';
-import { arch, kubectl, ROOT } from './helpers/run.js';
+import { arch, BIN, kubectl, ROOT } from './helpers/run.js';
 
 describe("fast paths give the full CLI's output", () => {
+  // -v, which every command takes, is no fast path's: the full CLI answers
   test.each([
-    [['version'], ['version', '--no-color']],
+    [['version'], ['version', '-v']],
     [
       ['version', '-o', 'json'],
-      ['version', '-o', 'json', '--no-color'],
+      ['version', '-o', 'json', '-v'],
     ],
     [
       ['version', '--output=yaml'],
-      ['version', '--output=yaml', '--no-color'],
+      ['version', '--output=yaml', '--verbose'],
     ],
-    [['--help'], ['--help', '--no-color']],
+    [['--help'], ['--help', '--verbose']],
     [
       ['completion', 'bash'],
-      ['completion', 'bash', '--no-color'],
+      ['completion', 'bash', '-v'],
     ],
     [
       ['completion', 'zsh'],
@@ -33,7 +36,7 @@ describe("fast paths give the full CLI's output", () => {
     ],
     [
       ['completion', 'fish'],
-      ['completion', 'fish', '--no-color'],
+      ['completion', 'fish', '--verbose'],
     ],
     [['-h'], ['--help', '-v']],
   ])('%j = %j', async (fastArgs, fullArgs) => {
@@ -65,14 +68,21 @@ describe('completion', () => {
     expect(r.stdout.endsWith(':4\n')).toBe(true);
   });
 
-  test('flags: every global flag --help lists', async () => {
-    const listed = [...(await help()).matchAll(/^ {2}(?:-\w, )?(--[\w-]+)/gm)].map((m) => m[1]);
-    const offered = candidates((await arch(['__complete', '--'])).stdout);
-    for (const f of listed) expect(offered).toContain(f);
+  test('flags: for each command, exactly the ones its --help lists; before a command, the top-level ones', async () => {
+    const shown = (text: string): string[] => [...text.matchAll(/^(?: {2}-\w, | {6})(--[\w-]+)/gm)].map((m) => m[1]!);
+    for (const cmd of [undefined, ...Object.keys(TAKES)]) {
+      const listed = shown((await arch(cmd ? [cmd, '--help'] : ['--help'])).stdout);
+      // yargs' --no-<flag> is offered beside the flag
+      const negated = listed.filter((f) => f === '--color' || f === '--config').map((f) => `--no-${f.slice(2)}`);
+      const offered = candidates((await arch(['__complete', ...(cmd ? [cmd] : []), '--'])).stdout);
+      expect([cmd, [...offered].sort()]).toEqual([cmd, [...listed, ...negated].sort()]);
+    }
     expect(candidates((await arch(['__complete', 'doctor', '--d'])).stdout)).toEqual(['--deep', '--deadline']);
+    // what explain does not take is not offered
+    expect(candidates((await arch(['__complete', 'explain', '-'])).stdout)).toEqual(['--output', '-o', '--verbose', '-v', '--help', '-h']);
   });
 
-  test('explain completes check ids and finding codes; -o and --fail-on their values', async () => {
+  test('explain completes check ids and finding codes; --fail-on and completion their values', async () => {
     const ex = candidates((await arch(['__complete', 'explain', ''])).stdout);
     expect(ex).toEqual(
       expect.arrayContaining(['immutable-retry-loop', 'gitops-orphans', 'etcd-quorum', 'ARCH-RL01', 'ARCH-OR06', 'ARCH-EQ07']),
@@ -82,24 +92,64 @@ describe('completion', () => {
     );
     // rendered at build time: exactly the registry's ids and codes, then what-if's page and codes
     expect(ex).toEqual([...CHECKS.flatMap((c) => [c.id, ...Object.keys(c.codes)]), 'what-if', ...Object.keys(WHATIF_CODES)]);
-    expect(candidates((await arch(['__complete', 'doctor', '-o', ''])).stdout)).toEqual([
-      'table',
-      'json',
-      'yaml',
-      'sarif',
-      'junit',
-      'prometheus',
-      'policyreport',
-      'openreports',
-      'html',
-      'mermaid',
-      'dot',
-    ]);
-    expect(candidates((await arch(['__complete', '--output=j'])).stdout)).toEqual(['--output=json', '--output=junit']);
     expect(candidates((await arch(['__complete', '--fail-on', 'w'])).stdout)).toEqual(['warning']);
     expect(candidates((await arch(['__complete', 'completion', ''])).stdout)).toEqual(['bash', 'zsh', 'fish']);
     // files where a flag takes a path: directive 0 lets the shell complete file names
-    expect((await arch(['__complete', '--snapshot', ''])).stdout).toBe(':0\n');
+    expect((await arch(['__complete', 'doctor', '--config', ''])).stdout).toBe(':0\n');
+  });
+
+  test('-o: the formats of the command being completed, and only those (TAKES)', async () => {
+    for (const [cmd, t] of Object.entries(TAKES)) {
+      for (const form of [
+        ['-o', ''],
+        ['--output', ''],
+      ]) {
+        const r = await arch(['__complete', cmd, ...(cmd === 'what-if' ? ['n1'] : []), ...form]);
+        // a command without -o has no such flag: no format is offered
+        if (t.outputs) expect([cmd, candidates(r.stdout)]).toEqual([cmd, [...t.outputs]]);
+        else expect([cmd, candidates(r.stdout).filter((c) => ALL_OUTPUTS.includes(c))]).toEqual([cmd, []]);
+        expect(r.stdout.endsWith(':4\n')).toBe(true);
+      }
+    }
+    expect(candidates((await arch(['__complete', 'explain', '-o', ''])).stdout)).toEqual(['table', 'json', 'yaml']);
+    expect(candidates((await arch(['__complete', 'what-if', 'ilwon', '-o', ''])).stdout)).toEqual([
+      'table',
+      'json',
+      'yaml',
+      'html',
+      'sarif',
+      'junit',
+    ]);
+    expect(candidates((await arch(['__complete', 'doctor', '--output=h'])).stdout)).toEqual(['--output=html']);
+    expect(candidates((await arch(['__complete', 'map', '-o', 'm'])).stdout)).toEqual(['mermaid']);
+    expect(candidates((await arch(['__complete', 'snapshot', '-o', ''])).stdout)).toEqual(['yaml', 'json']);
+    // before a command is named: any command's
+    expect(candidates((await arch(['__complete', '--output=j'])).stdout)).toEqual(['--output=json', '--output=junit']);
+  });
+
+  test('--snapshot: the example embedded in the binary, besides files', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ka-compl-snap-'));
+    const at = (args: string[]): string =>
+      spawnSync(BIN, ['__complete', ...args], { cwd: dir, env: { ...process.env, NO_COLOR: '1' } }).stdout.toString();
+    const ex = `${EXAMPLE_PREFIX}${EXAMPLE_NAMES[0]}`;
+    expect(ex).toBe('example:field-notes-k3s');
+    // an empty directory: the example, and files left to the shell (directive 0)
+    expect(at(['doctor', '--snapshot', ''])).toBe(`${ex}\tthe example embedded in kubectl-arch\n:0\n`);
+    // what the word may name besides the example is offered with it (a shell lists files only when nothing is offered);
+    // a directory with a slash, and no space after it (2)
+    mkdirSync(join(dir, 'examples'));
+    writeFileSync(join(dir, 'ex.yaml'), '');
+    writeFileSync(join(dir, 'other.yaml'), '');
+    writeFileSync(join(dir, '.hidden'), '');
+    expect(candidates(at(['doctor', '--snapshot', 'ex']))).toEqual([ex, 'ex.yaml', 'examples/']);
+    expect(at(['doctor', '--snapshot', 'ex']).endsWith('\n:2\n')).toBe(true);
+    expect(candidates(at(['map', '--snapshot', '']))).toEqual([ex, 'ex.yaml', 'examples/', 'other.yaml']);
+    expect(candidates(at(['what-if', '--snapshot=example:f']))).toEqual([`--snapshot=${ex}`]);
+    // a word that names no example is a path: the shell's
+    expect(at(['doctor', '--snapshot', 'oth'])).toBe(':0\n');
+    expect(at(['doctor', '--snapshot', './'])).toBe(':0\n');
+    // mcp refuses --snapshot (a call names it): nothing offered for it, and not offered as a flag
+    expect(candidates(at(['mcp', '--sn']))).toEqual([]);
   });
 
   test('--context, --cluster, --user from the kubeconfig files (KUBECONFIG list, or --kubeconfig)', async () => {

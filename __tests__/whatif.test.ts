@@ -222,11 +222,11 @@ describe('what-if -o html: the predictions drawn on the map of the cluster as it
     expect(Buffer.byteLength(r.stdout)).toBeLessThan(150_000);
   });
 
-  test('-o html is refused with no request elsewhere than doctor, map and what-if; what-if still refuses the machine formats', async () => {
+  test('-o html is refused with no request elsewhere than doctor, map and what-if; what-if refuses the machine formats but SARIF and JUnit', async () => {
     const q = await arch(['quorum', '--snapshot', EXAMPLE, '-o', 'html']);
     expect([q.code, q.stderr]).toEqual([2, expect.stringContaining('-o html is for doctor, map and what-if, not quorum')]);
-    const s = await arch(['what-if', 'ilwon', '--snapshot', EXAMPLE, '-o', 'sarif']);
-    expect([s.code, s.stderr]).toEqual([2, expect.stringContaining('-o sarif is for doctor, orphans and quorum, not what-if')]);
+    const s = await arch(['what-if', 'ilwon', '--snapshot', EXAMPLE, '-o', 'prometheus']);
+    expect([s.code, s.stderr]).toEqual([2, expect.stringContaining('-o prometheus is for doctor, orphans and quorum, not what-if')]);
   });
 });
 

@@ -119,7 +119,7 @@ export class ClusterBuilder {
     const rs = this.add({
       apiVersion: 'apps/v1',
       kind: 'ReplicaSet',
-      metadata: this.meta(`${name}-7d9f8c6b5`, ns, {
+      metadata: this.meta(`${name}-${templateHash(`${ns}/${name}`)}`, ns, {
         labels: selector,
         ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name, uid: d.metadata.uid!, controller: true }],
       }),
@@ -129,7 +129,7 @@ export class ClusterBuilder {
     const nodes = opts.nodes ?? this.nodeNames();
     for (let i = 0; i < replicas; i++) {
       this.pod(
-        `${name}-7d9f8c6b5-${'abcdefghij'[i % 10]}x${i}q${i}`,
+        `${name}-${templateHash(`${ns}/${name}`)}-${podSuffix(`${ns}/${name}#${i}`)}`,
         ns,
         nodes[i % nodes.length]!,
         selector,
@@ -157,7 +157,8 @@ export class ClusterBuilder {
         numberReady: nodes.length,
       },
     });
-    for (const n of nodes) this.pod(`${name}-${n.slice(0, 3)}${n.length}`, ns, n, labels, { kind: 'DaemonSet', name, uid: d.metadata.uid });
+    for (const n of nodes)
+      this.pod(`${name}-${podSuffix(`${ns}/${name}@${n}`)}`, ns, n, labels, { kind: 'DaemonSet', name, uid: d.metadata.uid });
     return d;
   }
 
@@ -286,3 +287,24 @@ export class ClusterBuilder {
     return this.objects;
   }
 }
+
+/** Kubernetes' "safe" alphabet for generated names (k8s.io/apimachinery/pkg/util/rand: no vowels, no 0/1/3). */
+const SAFE = 'bcdfghjklmnpqrstvwxz2456789';
+/** FNV-1a, 32 bits: deterministic names for a scenario (the same object gets the same name on every build). */
+function fnv(s: string, seed = 0x811c9dc5): number {
+  let h = seed;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0;
+  return h;
+}
+function safeChars(key: string, n: number): string {
+  let out = '';
+  for (let i = 0; out.length < n; i++) {
+    let h = fnv(`${key}:${i}`);
+    for (let j = 0; j < 5 && out.length < n; j++, h = Math.floor(h / SAFE.length)) out += SAFE[h % SAFE.length];
+  }
+  return out;
+}
+/** A ReplicaSet's pod-template-hash as a Deployment names it (10 characters), distinct per Deployment. */
+const templateHash = (key: string): string => safeChars(`rs:${key}`, 10);
+/** A pod's random suffix as a ReplicaSet names it (5 characters). */
+const podSuffix = (key: string): string => safeChars(`pod:${key}`, 5);

@@ -30,9 +30,9 @@ export function picturesBlock(p: PicturesInput): string {
   return `${PICTURES_BEGIN}
 | page | size | screenshot taken of the page with SHA-256 |
 |---|---|---|
-| \`kubectl arch map --snapshot examples/field-notes-k3s -o html\` | ${kb(p.mapHtml)} | \`${p.shots.map}\` |
-| \`kubectl arch doctor --snapshot examples/field-notes-k3s -o html\` | ${kb(p.reportHtml)} | \`${p.shots.report}\` |
-| \`kubectl arch what-if ilwon --snapshot examples/field-notes-k3s -o html\` | ${kb(p.whatIfHtml)} | \`${p.shots.whatIf}\` |
+| \`kubectl arch map --snapshot example:field-notes-k3s -o html\` | ${kb(p.mapHtml)} | \`${p.shots.map}\` |
+| \`kubectl arch doctor --snapshot example:field-notes-k3s -o html\` | ${kb(p.reportHtml)} | \`${p.shots.report}\` |
+| \`kubectl arch what-if ilwon --snapshot example:field-notes-k3s -o html\` | ${kb(p.whatIfHtml)} | \`${p.shots.whatIf}\` |
 
 ![the map of the example, its K3s deploy controller selected](pictures/map.png)
 
@@ -40,7 +40,7 @@ export function picturesBlock(p: PicturesInput): string {
 
 ![what-if ilwon on the example: the parts that would break, its etcd member selected](pictures/what-if.png)
 
-\`kubectl arch map --snapshot examples/field-notes-k3s -o mermaid\`, as GitHub renders it:
+\`kubectl arch map --snapshot example:field-notes-k3s -o mermaid\`, as GitHub renders it:
 
 \`\`\`mermaid
 ${p.mermaid}\`\`\`

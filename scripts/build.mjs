@@ -10,6 +10,7 @@ import { renderExplain, renderHelp } from './lib/help.mjs';
 import { builtinsByRequire } from './lib/builtins-by-require.mjs';
 import { lazyDeps } from './lib/lazy-deps.mjs';
 import { bundleCli } from './lib/bundle-cli.mjs';
+import { packedExamples } from './lib/examples.mjs';
 
 const [maj, min] = process.versions.node.split('.').map(Number);
 if (maj < 22 || (maj === 22 && min < 19)) {
@@ -50,6 +51,8 @@ const bundle = (help, explain) =>
       __HELP__: JSON.stringify(help),
       __EXPLAIN__: JSON.stringify(explain),
       __BUILD_ID__: JSON.stringify(buildId),
+      // completion reads the embedded example too (node names of `what-if --snapshot example:… <TAB>`), in a lazy chunk
+      __EXAMPLES__: JSON.stringify(packedExamples()),
     },
     // some CommonJS dependencies call require() for Node built-ins
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },

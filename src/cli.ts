@@ -6,53 +6,206 @@ import { EXIT, InputError, UserError } from './errors.js';
 import { installProcessHandlers } from './lifecycle.js';
 import { termSafe } from './lib/safe.js';
 import { versionLine } from './fast-paths.js';
+import { EXAMPLES, outputRefusal, TAKES } from './complete.js';
 import type { GlobalArgs } from './commands/common.js';
-import { drawnElsewhere } from './commands/pictures.js';
-import { MACHINE_FORMATS, OUTPUTS } from './render/formats/model.js';
-import type { Argv } from 'yargs';
+import type { Argv, Options } from 'yargs';
 
-/** Options of the commands that judge a cluster: several contexts at once, and accepted risks. */
-/** --baseline: a previous -o json of the same command (doctor, orphans, quorum, what-if). */
-function baselineOption<T>(y: Argv<T>) {
-  return y.option('baseline', {
+const fleet = (cmd: string): boolean => TAKES[cmd]!.flags.includes('contexts');
+const cluster = (cmd: string): boolean => TAKES[cmd]!.flags.includes('kubeconfig');
+
+/** What -o means for each command (its values are its choices, from TAKES). */
+const OUTPUT_MEANS: Record<string, string> = {
+  doctor:
+    'Output format: text, JSON or YAML; SARIF, JUnit, Prometheus, PolicyReport or OpenReports for CI and monitoring; html, a self-contained page',
+  map: 'Output format: text, JSON or YAML; html, a self-contained page; the graph in Mermaid or Graphviz dot',
+  'what-if': 'Output format: text, JSON or YAML; html, the predictions drawn on the map of the cluster as it would be',
+  snapshot: 'Output format: standard Kubernetes YAML, or JSON',
+  orphans: 'Output format: text, JSON or YAML; SARIF, JUnit, Prometheus, PolicyReport or OpenReports for CI and monitoring',
+  quorum:
+    'Output format: text, JSON or YAML; SARIF, JUnit, Prometheus, PolicyReport or OpenReports for CI and monitoring (not with --etcd-endpoints)',
+  diff: 'Output format; markdown for a pull-request comment',
+  explain: 'Output format: text, or the documentation as JSON or YAML',
+  version: 'Output format',
+};
+
+/** The yargs declaration of every flag, for the command that takes it; which command takes which is TAKES
+ *  (src/complete.ts), the one table --help, the parser and completion all follow. */
+const OPTIONS: Record<string, (cmd: string) => Options> = {
+  kubeconfig: () => ({
+    type: 'string',
+    describe: 'Path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)',
+    group: 'Cluster:',
+  }),
+  context: (cmd) => ({
+    type: 'string',
+    describe: cmd === 'mcp' ? 'kubeconfig context of a call that names none' : 'kubeconfig context to use',
+    group: 'Cluster:',
+  }),
+  cluster: () => ({ type: 'string', describe: 'kubeconfig cluster to use', group: 'Cluster:' }),
+  user: () => ({ type: 'string', describe: 'kubeconfig user to use', group: 'Cluster:' }),
+  namespace: () => ({
+    alias: 'n',
+    type: 'string',
+    describe: 'Limit namespaced objects to this namespace (default: all)',
+    group: 'Cluster:',
+  }),
+  'all-namespaces': () => ({ alias: 'A', type: 'boolean', describe: 'All namespaces (the default; overrides -n)', group: 'Cluster:' }),
+  'request-timeout': () => ({
+    type: 'string',
+    describe: 'Timeout per request, e.g. 30s, 1m (0 = none)',
+    default: '30s',
+    group: 'Cluster:',
+  }),
+  deadline: (cmd) => ({
+    type: 'string',
+    describe: fleet(cmd)
+      ? 'Time limit for the whole run, all contexts together; what is not fetched by then is reported as not visible, a context not started by then as not run'
+      : cmd === 'mcp'
+        ? 'Time limit for each tool call'
+        : 'Time limit for the whole run; what is not fetched by then is reported as not visible',
+    default: '30s',
+    group: 'Cluster:',
+  }),
+  snapshot: () => ({
+    type: 'string',
+    describe: `Work offline on a snapshot FILE or DIR (kubectl arch snapshot, or kubectl get -o yaml|json output); ${EXAMPLES.join(', ')} names the example embedded in kubectl-arch`,
+    group: 'Cluster:',
+  }),
+  output: (cmd) => {
+    const outputs = TAKES[cmd]!.outputs ?? [];
+    return { alias: 'o', choices: outputs, default: outputs[0], describe: OUTPUT_MEANS[cmd] ?? 'Output format' };
+  },
+  'fail-on': (cmd) => ({
+    choices: ['none', 'warning', 'error'] as const,
+    default: 'error' as const,
+    describe:
+      cmd === 'diff'
+        ? 'Exit 1 when a finding at least this severe appeared (or got worse)'
+        : cmd === 'what-if'
+          ? 'Exit 1 when a prediction is at least this severe'
+          : 'Exit 1 when a finding is at least this severe',
+  }),
+  color: () => ({ type: 'boolean', describe: 'Colour on a TTY (--no-color or NO_COLOR turns it off)' }),
+  verbose: (cmd) => ({
+    alias: 'v',
+    type: 'boolean',
+    describe: cluster(cmd) ? 'Log every request (method, path, status, ms) and stacks to stderr' : 'Print the stack of an error to stderr',
+  }),
+  baseline: (cmd) => ({
     type: 'string',
     describe:
-      'A previous -o json of this command: mark each finding new or unchanged, list what is fixed, and let --fail-on count the new ones only',
+      cmd === 'what-if'
+        ? 'A previous what-if -o json: mark each prediction new or unchanged; --fail-on counts the new ones only'
+        : 'A previous -o json of this command: mark each finding new or unchanged, list what is fixed, and let --fail-on count the new ones only',
     group: 'Pipelines:',
-  });
+  }),
+  contexts: () => ({
+    type: 'string',
+    describe: 'Run on these kubeconfig contexts (comma-separated) at once: a summary table, then each report',
+    group: 'Many clusters:',
+  }),
+  'all-contexts': () => ({ type: 'boolean', describe: 'Run on every context of the kubeconfig', group: 'Many clusters:' }),
+  parallel: () => ({
+    // a string, checked by the command: yargs' number type turns "abc" into NaN before anyone can name it
+    type: 'string',
+    default: '4',
+    describe: 'Contexts run at once with --contexts/--all-contexts',
+    group: 'Many clusters:',
+  }),
+  config: (cmd) => ({
+    type: 'string',
+    describe:
+      cmd === 'mcp'
+        ? 'Accepted-risk rules (ignore:) from FILE; default: the user config file and ./.kubectl-arch.yaml; --no-config reads none'
+        : 'Accepted-risk rules (ignore:) from FILE only; default: the user config file, and ./.kubectl-arch.yaml when the user config lists this directory under trust:; --no-config reads none',
+    group: 'Accepted risks:',
+  }),
+  deep: (cmd) => ({
+    type: 'boolean',
+    default: false,
+    describe:
+      cmd === 'snapshot' ? 'Include what --deep checks read' : 'Also read kubelet configs through nodes/proxy (needs get nodes/proxy)',
+  }),
+  'stuck-after': () => ({
+    type: 'string',
+    default: '10m',
+    describe: 'How long an object or namespace may stay deleting before it counts as stuck',
+  }),
+  remove: () => ({ type: 'boolean', default: false, describe: 'Gone for good: the nodes deleted, their etcd members removed' }),
+  // not array: yargs drops "-" from an array option; repeated, it still collects every value
+  filename: () => ({
+    type: 'string',
+    alias: 'f',
+    describe: 'Instead of nodes, manifests that would be applied: FILE, DIR (its .yaml/.yml/.json files) or - (stdin); repeatable',
+  }),
+  'k3s-config': () => ({ type: 'string', requiresArg: true, describe: 'Instead of nodes, a new K3s server config.yaml' }),
+  'rke2-config': () => ({ type: 'string', requiresArg: true, describe: 'Instead of nodes, a new RKE2 server config.yaml' }),
+  'cleanup-plan': () => ({ type: 'boolean', default: false, describe: 'Print (never run) the kubectl delete commands, in a safe order' }),
+  'etcd-endpoints': () => ({
+    type: 'string',
+    describe: 'Comma-separated etcd client URLs to probe directly (read-only RPCs: member list, status, alarms)',
+  }),
+  'etcd-cacert': () => ({ type: 'string', describe: 'CA bundle for the etcd endpoints' }),
+  'etcd-cert': () => ({ type: 'string', describe: 'Client certificate for etcd' }),
+  'etcd-key': () => ({ type: 'string', describe: 'Client key for etcd' }),
+  'etcd-timeout': () => ({ type: 'string', default: '2s', describe: 'Timeout per etcd endpoint' }),
+  'allow-snapshot-dir': () => ({
+    type: 'string',
+    array: true,
+    describe: 'Let tool calls read snapshots under DIR (repeatable; real paths, symlinks resolved); none by default',
+  }),
+  'max-result-bytes': () => ({
+    type: 'number',
+    default: 50_000,
+    describe: "Cut a tool's JSON answer to this size (counts kept; filters reach the rest)",
+  }),
+};
+
+/** Only for parsing: how a flag reads its value (a boolean takes none), without what --help shows. */
+const parsing = (o: Options): Options => ({ type: o.type, array: o.array, alias: o.alias });
+
+/** The command yargs is building: it builds only the one it runs, whose usage errors point at its --help. */
+let building: string | undefined;
+
+/**
+ * The options of `cmd`, exactly as TAKES lists them: -o with the command's own choices and default, and the flags it
+ * only refuses, hidden (mcp and what-if refuse them with their reason). A -o value it does not take is a usage error
+ * that names the formats it does, before yargs' own (which would not say where the value belongs).
+ */
+function takes(y: Argv, cmd: string): Argv {
+  building = cmd;
+  const t = TAKES[cmd]!;
+  let a = y;
+  for (const name of [...(t.outputs ? ['output'] : []), ...t.flags]) a = a.option(name, OPTIONS[name]!(cmd));
+  // refused by the command itself; its -o refusal reads the default ("table": nothing asked for)
+  for (const name of t.refused ?? [])
+    a = a.option(name, { ...parsing(OPTIONS[name]!(cmd)), hidden: true, ...(name === 'output' ? { default: 'table' } : {}) });
+  if (t.refused?.includes('output')) return a;
+  return a.middleware((argv) => {
+    const given = (argv as { output?: unknown }).output ?? (argv as { o?: unknown }).o;
+    for (const o of given === undefined ? [] : [given].flat()) {
+      if (!t.outputs?.some((x) => x === String(o))) {
+        const r = outputRefusal(cmd, String(o));
+        throw new InputError(r.message, r.hint);
+      }
+    }
+  }, true);
 }
 
-function fleetOptions<T>(y: Argv<T>) {
-  return baselineOption(y)
-    .option('contexts', {
-      type: 'string',
-      describe: 'Run on these kubeconfig contexts (comma-separated) at once: a summary table, then each report',
-      group: 'Many clusters:',
-    })
-    .option('all-contexts', { type: 'boolean', describe: 'Run on every context of the kubeconfig', group: 'Many clusters:' })
-    .option('parallel', {
-      // a string, checked by the command: yargs' number type turns "abc" into NaN before anyone can name it
-      type: 'string',
-      default: '4',
-      describe: 'Contexts run at once with --contexts/--all-contexts',
-      group: 'Many clusters:',
-    })
-    .option('config', {
-      type: 'string',
-      describe:
-        'Accepted-risk rules (ignore:) from FILE only; default: the user config file, and ./.kubectl-arch.yaml when the user config lists this directory under trust:; --no-config reads none',
-      group: 'Accepted risks:',
-    });
-}
-
-/** -o sarif|junit|prometheus|policyreport|openreports are for doctor, orphans and quorum, -o html for doctor, map and what-if,
- *  -o mermaid|dot for map; elsewhere a usage error. */
-function plainOutput(a: unknown, command: string): void {
-  const o = (a as GlobalArgs).output;
-  if ((MACHINE_FORMATS as readonly string[]).includes(o))
-    throw new InputError(`-o ${o} is for doctor, orphans and quorum, not ${command}`, 'use -o table, json or yaml');
-  const by = drawnElsewhere(o, command);
-  if (by) throw new InputError(`-o ${o} is for ${by}, not ${command}`, 'use -o table, json or yaml');
+/** yargs' "Unknown argument: context" for flags typed that the command does not take: "explain does not take
+ *  --context" (undefined for anything else, a stray positional among them). */
+function notTaken(msg: string, argv: string[]): string | undefined {
+  const m = /^Unknown arguments?: (.+)$/.exec(msg);
+  if (!m || !building) return undefined;
+  // each as typed: -A (maybe among other short flags), --name, --name=value or --no-name
+  const asTyped = (n: string): string | undefined =>
+    n.length === 1
+      ? argv.some((w) => /^-[a-zA-Z]+/.test(w) && !w.startsWith('--') && w.slice(1).split('=')[0]!.includes(n))
+        ? `-${n}`
+        : undefined
+      : [`--${n}`, `--no-${n}`].find((f) => argv.some((w) => w === f || w.startsWith(`${f}=`)));
+  const flags = m[1]!.split(', ').map(asTyped);
+  return flags.every(Boolean) ? `${building} does not take ${flags.join(', ')}` : undefined;
 }
 
 function fail(e: unknown, verbose: boolean): number {
@@ -78,221 +231,126 @@ export async function main(argv = hideBin(process.argv)): Promise<number> {
   const verbose = argv.includes('-v') || argv.includes('--verbose');
   let code: number = EXIT.OK;
   const run =
-    (load: () => Promise<(a: never) => Promise<number>>, command?: string) =>
+    (load: () => Promise<(a: never) => Promise<number>>) =>
     async (a: unknown): Promise<void> => {
       try {
-        if (command) plainOutput(a, command);
         const fn = await load();
         code = await fn(a as never);
       } catch (e) {
         code = fail(e, verbose);
       }
     };
-  const parser = yargs(argv)
+  let parser = yargs(argv)
+    // flags keep the names they are typed with (no camelCase copies: an unknown --fail-on is named once)
+    .parserConfiguration({ 'camel-case-expansion': false })
     .scriptName(prog)
     .usage(`${prog} — architecture-aware diagnostics for Kubernetes (read-only)\n\nUsage: ${prog} <command> [flags]`)
     .command(
       'doctor',
       'Run every check and print one report',
-      (y) =>
-        fleetOptions(
-          y
-            .option('deep', {
-              type: 'boolean',
-              default: false,
-              describe: 'Also read kubelet configs through nodes/proxy (needs get nodes/proxy)',
-            })
-            .option('stuck-after', {
-              type: 'string',
-              default: '10m',
-              describe: 'How long an object or namespace may stay deleting before it counts as stuck',
-            }),
-        ),
+      (y) => takes(y, 'doctor'),
       run(async () => (await import('./commands/doctor.js')).doctor),
     )
     .command(
       'map',
       'The cluster by contract (state, door, loops, interfaces), with the checks that concern each part',
-      (y) => y,
+      (y) => takes(y, 'map').epilogue('A view, like kubectl get: exit 0 whatever it shows (doctor is the command that gates on findings).'),
       run(async () => (await import('./commands/map.js')).map),
     )
     .command(
-      'what-if <nodes..>',
-      'Predict what breaks if these nodes go down (reboot, drain, outage), or with --remove are removed for good',
+      'what-if [nodes..]',
+      'Predict what breaks if these nodes go down (reboot, drain, outage), or with --remove are removed for good; with -f, what applying manifests would do',
       (y) =>
-        y
-          .positional('nodes', { type: 'string', array: true, describe: 'node names (kubectl get nodes)' })
-          .option('remove', {
-            type: 'boolean',
-            default: false,
-            describe: 'Gone for good: the nodes deleted, their etcd members removed',
-          })
-          .option('baseline', {
-            type: 'string',
-            describe: 'A previous what-if -o json: mark each prediction new or unchanged; --fail-on counts the new ones only',
-            group: 'Pipelines:',
-          })
-          .epilogue(
-            'Exit 1 when a prediction is at or above --fail-on (so `kubectl arch what-if n3 && kubectl drain n3` is a gate), 2 for a node that does not exist. -o html draws the predictions on the map of the cluster as it would be. Read-only: it changes nothing.',
-          ),
-      run(async () => (await import('./commands/whatif.js')).whatif, 'what-if'),
+        takes(y.positional('nodes', { type: 'string', array: true, describe: 'node names (kubectl get nodes)' }), 'what-if').epilogue(
+          'Exit 1 when a prediction is at or above --fail-on (so `kubectl arch what-if n3 && kubectl drain n3` is a gate), 2 for a node that does not exist. -o html draws the predictions on the map of the cluster as it would be. A node runs pods of every namespace: no -n.\n\n-f FILE|DIR|- predicts what applying those manifests (kubectl apply, Helm, Argo CD, Flux) would do: what the API server would refuse (fields that cannot change once set, a volume that cannot grow) and the owner that would retry it, what an owner would prune, kinds not served, namespaces that do not exist, fail-closed webhooks with no backend — `helm template … | kubectl arch what-if -f -` in a pipeline. --k3s-config FILE (or --rke2-config) predicts a new server config.yaml: cluster-dns, the CIDRs, the datastore, disable, etcd snapshots. -n there is the namespace of manifests that name none. Read-only: it changes nothing.',
+        ),
+      run(async () => (await import('./commands/whatif.js')).whatif),
     )
     .command(
       'snapshot',
       'Save what the checks need to stdout (YAML; -o json for JSON), for --snapshot later',
-      (y) => y.option('deep', { type: 'boolean', default: false, describe: 'Include what --deep checks read' }),
-      run(async () => (await import('./commands/snapshot.js')).snapshot, 'snapshot'),
+      (y) => takes(y, 'snapshot'),
+      run(async () => (await import('./commands/snapshot.js')).snapshot),
     )
     .command(
       'orphans',
       'Objects left running by deleted Argo CD / Flux owners, grouped by former owner',
-      (y) =>
-        fleetOptions(
-          y.option('cleanup-plan', {
-            type: 'boolean',
-            default: false,
-            describe: 'Print (never run) the kubectl delete commands, in a safe order',
-          }),
-        ),
+      (y) => takes(y, 'orphans'),
       run(async () => (await import('./commands/orphans.js')).orphans),
     )
     .command(
       'quorum',
       'etcd members and the quorum verdict (through the API, or ask etcd itself with --etcd-endpoints)',
-      (y) =>
-        fleetOptions(y)
-          .option('etcd-endpoints', {
-            type: 'string',
-            describe: 'Comma-separated etcd client URLs to probe directly (read-only RPCs: member list, status, alarms)',
-          })
-          .option('etcd-cacert', { type: 'string', describe: 'CA bundle for the etcd endpoints' })
-          .option('etcd-cert', { type: 'string', describe: 'Client certificate for etcd' })
-          .option('etcd-key', { type: 'string', describe: 'Client key for etcd' })
-          .option('etcd-timeout', { type: 'string', default: '2s', describe: 'Timeout per etcd endpoint' }),
+      (y) => takes(y, 'quorum'),
       run(async () => (await import('./commands/quorum.js')).quorum),
     )
     .command(
       'diff <old> <new>',
       'What appeared, was fixed or changed severity between two -o json reports of the same command (a pipeline gate)',
       (y) =>
-        y
-          .positional('old', { type: 'string', describe: 'the earlier report (-o json or yaml)' })
-          .positional('new', { type: 'string', describe: 'the later report' })
-          .option('output', {
-            alias: 'o',
-            choices: ['table', 'json', 'yaml', 'markdown'] as const,
-            default: 'table' as const,
-            describe: 'Output format; markdown for a pull-request comment',
-          })
-          .epilogue('Exit 1 when something appeared (or got worse) at or above --fail-on. Reads the two files; talks to no cluster.'),
+        takes(
+          y
+            .positional('old', { type: 'string', describe: 'the earlier report (-o json or yaml)' })
+            .positional('new', { type: 'string', describe: 'the later report' }),
+          'diff',
+        ).epilogue('Exit 1 when something appeared (or got worse) at or above --fail-on. Reads the two files; talks to no cluster.'),
       run(async () => (await import('./commands/diff.js')).diff),
     )
     .command(
       'explain [id]',
       'Explain a check or finding code (what, why, how to fix); no id lists the checks',
-      (y) => y.positional('id', { type: 'string', describe: 'check id or finding code' }),
-      run(async () => (await import('./commands/explain.js')).explain, 'explain'),
+      (y) => takes(y.positional('id', { type: 'string', describe: 'check id or finding code' }), 'explain'),
+      run(async () => (await import('./commands/explain.js')).explain),
     )
     .command(
       'mcp',
       'Serve the checks to AI assistants: a read-only Model Context Protocol server on stdio',
       (y) =>
-        y
-          .option('allow-snapshot-dir', {
-            type: 'string',
-            array: true,
-            describe: 'Let tool calls read snapshots under DIR (repeatable; real paths, symlinks resolved); none by default',
-          })
-          .option('max-result-bytes', {
-            type: 'number',
-            default: 50_000,
-            describe: "Cut a tool's JSON answer to this size (counts kept; filters reach the rest)",
-          })
-          .option('config', {
-            type: 'string',
-            describe:
-              'Accepted-risk rules (ignore:) from FILE; default: the user config file and ./.kubectl-arch.yaml; --no-config reads none',
-            group: 'Accepted risks:',
-          })
-          .epilogue(
-            "Tools doctor, orphans, quorum, map, what-if and explain answer with the command's -o json; each check's docs is a resource, kubectl-arch://checks/<id>. A call picks a context of this kubeconfig or a snapshot under --allow-snapshot-dir, never a path, flag or command, and runs with --deadline and --request-timeout. --snapshot, -n/-A, --contexts, --cluster, --user and -o are refused here; --fail-on and --color mean nothing. Only GET requests are sent. Registering it with MCP clients: docs/mcp.md.",
-          ),
+        takes(y, 'mcp').epilogue(
+          "Tools doctor, orphans, quorum, map, what-if and explain answer with the command's -o json; each check's docs is a resource, kubectl-arch://checks/<id>. A call picks a context of this kubeconfig or a snapshot under --allow-snapshot-dir, never a path, flag or command, and runs with --deadline and --request-timeout. --snapshot, -n/-A, --contexts, --cluster, --user and -o are refused here. Only GET requests are sent. Registering it with MCP clients: docs/mcp.md.",
+        ),
       run(async () => (await import('./commands/mcp.js')).mcp),
     )
     .command(
       'rbac',
       'Print the read-only ClusterRoles to apply (kubectl arch rbac | kubectl apply -f -)',
-      () => {},
-      run(async () => (await import('./commands/rbac.js')).rbac, 'rbac'),
+      (y) => takes(y, 'rbac'),
+      run(async () => (await import('./commands/rbac.js')).rbac),
     )
     .command(
       'completion <shell>',
       'Print a shell completion script (bash, zsh, fish); kubectl 1.26+ completes `kubectl arch` through kubectl_complete-arch',
-      (y) => y.positional('shell', { choices: ['bash', 'zsh', 'fish'] as const, describe: 'shell' }),
-      run(async () => (await import('./commands/completion.js')).completion, 'completion'),
+      (y) => takes(y.positional('shell', { choices: ['bash', 'zsh', 'fish'] as const, describe: 'shell' }), 'completion'),
+      run(async () => (await import('./commands/completion.js')).completion),
     )
     // `version` alone is answered before yargs loads (src/fast-paths.ts); this is the same, with other flags
     .command(
       'version',
       'Print the kubectl-arch version',
-      () => {},
-      run(
-        async () => async (a: GlobalArgs) => {
-          process.stdout.write(versionLine(a.output));
-          return EXIT.OK;
-        },
-        'version',
-      ),
-    )
-    .option('kubeconfig', {
-      type: 'string',
-      describe: 'Path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)',
-      group: 'Cluster:',
+      (y) => takes(y, 'version'),
+      run(async () => async (a: GlobalArgs) => {
+        process.stdout.write(versionLine(a.output));
+        return EXIT.OK;
+      }),
+    );
+  // before the command, any command's flag may come (kubectl arch -A doctor): each is known here only to be read
+  // right, and hidden; the command then takes it or refuses it as unknown (not global: a command sees only its own)
+  const declared = new Set<string>(['verbose']);
+  for (const [cmd, t] of Object.entries(TAKES))
+    for (const name of [...(t.outputs ? ['output'] : []), ...t.flags, ...(t.refused ?? [])]) {
+      if (declared.has(name)) continue;
+      declared.add(name);
+      parser = parser.option(name, { ...parsing(OPTIONS[name]!(cmd)), hidden: true, global: false });
+    }
+  parser = parser
+    .option('verbose', {
+      alias: 'v',
+      type: 'boolean',
+      global: false,
+      describe: 'Print the stack of an error, and with a command that reads a cluster every request, to stderr',
     })
-    .option('context', { type: 'string', describe: 'kubeconfig context to use', group: 'Cluster:' })
-    .option('cluster', { type: 'string', describe: 'kubeconfig cluster to use', group: 'Cluster:' })
-    .option('user', { type: 'string', describe: 'kubeconfig user to use', group: 'Cluster:' })
-    .option('namespace', {
-      alias: 'n',
-      type: 'string',
-      describe: 'Limit namespaced objects to this namespace (default: all)',
-      group: 'Cluster:',
-    })
-    .option('all-namespaces', { alias: 'A', type: 'boolean', describe: 'All namespaces (the default; overrides -n)', group: 'Cluster:' })
-    .option('request-timeout', {
-      type: 'string',
-      describe: 'Timeout per request, e.g. 30s, 1m (0 = none)',
-      default: '30s',
-      group: 'Cluster:',
-    })
-    .option('deadline', {
-      type: 'string',
-      describe:
-        'Time limit for the whole run, all contexts together; what is not fetched by then is reported as not visible, a context not started by then as not run',
-      default: '30s',
-      group: 'Cluster:',
-    })
-    .option('snapshot', {
-      type: 'string',
-      describe: 'Work offline on a snapshot FILE or DIR (kubectl arch snapshot, or kubectl get -o yaml|json output)',
-      group: 'Cluster:',
-    })
-    .option('output', {
-      alias: 'o',
-      choices: OUTPUTS,
-      default: 'table' as const,
-      describe:
-        'Output format; sarif, junit, prometheus, policyreport and openreports for doctor, orphans and quorum; html (a self-contained page) for doctor, map and what-if; mermaid and dot for map',
-    })
-    .option('fail-on', {
-      choices: ['none', 'warning', 'error'] as const,
-      default: 'error' as const,
-      describe: 'Exit 1 when a finding is at least this severe',
-    })
-    .option('color', { type: 'boolean', describe: 'Colour on a TTY (--no-color or NO_COLOR turns it off)' })
-    .option('verbose', { alias: 'v', type: 'boolean', describe: 'Log every request (method, path, status, ms) and stacks to stderr' })
     .epilogue(
-      `Exit codes: 0 clean, 1 findings at or above --fail-on, 2 bad usage or input, 3 cluster unreachable or unauthenticated, 4 internal error; with several contexts, the highest of theirs.\nRead-only: only GET requests are sent. Docs: kubectl arch explain <check>.`,
+      `Flags: each command takes its own (${prog} <command> --help).\nExit codes: 0 clean, 1 findings at or above --fail-on, 2 bad usage or input, 3 cluster unreachable or unauthenticated, 4 internal error; with several contexts, the highest of theirs.\nRead-only: only GET requests are sent. Docs: kubectl arch explain <check>.`,
     )
     .demandCommand(1, 'name a command (see --help)')
     .recommendCommands()
@@ -304,7 +362,7 @@ export async function main(argv = hideBin(process.argv)): Promise<number> {
     .wrap(Math.min(110, Number(process.env.KUBECTL_ARCH_HELP_WIDTH) || process.stdout.columns || 100))
     // a usage error must stop here, before any command runs (and so before any request)
     .fail((msg, err) => {
-      throw err ?? new InputError(msg, `${prog} --help`);
+      throw err ?? new InputError(notTaken(msg, argv) ?? msg, `${prog}${building ? ` ${building}` : ''} --help`);
     });
   // yargs renders the whole --help text before running any command, only to have it ready should the command fail
   // (measured: ~30 ms of a 170 ms `doctor --snapshot`). Our .fail() never prints help, so that rendering is skipped;

@@ -1,10 +1,15 @@
 // Shell completion without yargs or the Kubernetes client, in Cobra's `__complete` protocol, which
 // kubectl 1.26+ expects from a plugin's `kubectl_complete-<name>` helper: the words after the plugin
 // name, the last one being completed (possibly ""); the answer is one candidate a line
-// ("value<TAB>description") and a last line ":<directive>" (0 default: files too; 4 no files).
-// The commands and flags mirror src/cli.ts; a test keeps them equal to `--help`.
+// ("value<TAB>description") and a last line ":<directive>" (0 default: files too; 2 no space after; 4 no files).
+// What each command takes is TAKES below, from which src/cli.ts declares its options; tests keep `--help` and
+// completion equal. Loaded on every completion: nothing heavy at the top (what a value needs is imported then).
+import { readdirSync, statSync } from 'node:fs';
+import type { Output } from './render/formats/model.js';
+import { EXAMPLE_NAMES, EXAMPLE_PREFIX } from './snapshot/examples.js';
 
 const DEFAULT = 0,
+  NO_SPACE = 2,
   NO_FILES = 4;
 
 /** What a candidate may not hold: control characters (tab and line feed are the protocol's separators), DEL, C1,
@@ -52,10 +57,15 @@ interface Flag {
   name: string;
   alias?: string;
   desc: string;
-  /** contexts: a comma-separated list of kubeconfig contexts */
-  value?: 'files' | 'none' | 'context' | 'contexts' | 'cluster' | 'user' | string[];
+  /** what its value completes from: no value (a boolean), files, nothing, kubeconfig names (contexts: a
+   *  comma-separated list of them), the -o values of the command (outputs), a snapshot (files and the examples
+   *  embedded in the CLI), or these words */
+  value?: 'files' | 'none' | 'context' | 'contexts' | 'cluster' | 'user' | 'outputs' | 'snapshot' | string[];
 }
-const GLOBAL: Flag[] = [
+
+/** Every flag of any command, as completion offers it (src/cli.ts declares them for yargs, with the long
+ *  descriptions). `--help` is every command's too; `--no-config` and `--no-color` come with config and color. */
+const FLAGS: Flag[] = [
   { name: 'kubeconfig', desc: 'Path to the kubeconfig file', value: 'files' },
   { name: 'context', desc: 'kubeconfig context to use', value: 'context' },
   { name: 'cluster', desc: 'kubeconfig cluster to use', value: 'cluster' },
@@ -64,63 +74,142 @@ const GLOBAL: Flag[] = [
   { name: 'all-namespaces', alias: 'A', desc: 'All namespaces (the default)' },
   { name: 'request-timeout', desc: 'Timeout per request, e.g. 30s', value: 'none' },
   { name: 'deadline', desc: 'Time limit for the whole run', value: 'none' },
-  { name: 'snapshot', desc: 'Work offline on a snapshot FILE or DIR', value: 'files' },
-  {
-    name: 'output',
-    alias: 'o',
-    desc: 'Output format',
-    value: ['table', 'json', 'yaml', 'sarif', 'junit', 'prometheus', 'policyreport', 'openreports', 'html', 'mermaid', 'dot'],
-  },
+  { name: 'snapshot', desc: 'Work offline on a snapshot FILE or DIR, or an embedded example', value: 'snapshot' },
+  { name: 'output', alias: 'o', desc: 'Output format', value: 'outputs' },
   { name: 'fail-on', desc: 'Exit 1 when a finding is at least this severe', value: ['none', 'warning', 'error'] },
   { name: 'color', desc: 'Colour on a TTY' },
-  { name: 'no-color', desc: 'No colour' },
-  { name: 'verbose', alias: 'v', desc: 'Log every request to stderr' },
-  { name: 'help', alias: 'h', desc: 'Show help' },
-];
-// doctor, orphans and quorum: several contexts at once, and accepted-risk rules
-const FLEET: Flag[] = [
+  { name: 'verbose', alias: 'v', desc: 'Log every request and error stacks to stderr' },
+  // doctor, orphans and quorum: several contexts at once, and accepted-risk rules
   { name: 'contexts', desc: 'Run on these kubeconfig contexts (comma-separated) at once', value: 'contexts' },
   { name: 'all-contexts', desc: 'Run on every context of the kubeconfig' },
   { name: 'parallel', desc: 'Contexts run at once', value: 'none' },
   { name: 'config', desc: 'Accepted-risk rules from FILE', value: 'files' },
-  { name: 'no-config', desc: 'Read no accepted-risk rules' },
   { name: 'baseline', desc: 'A previous -o json: new findings only fail', value: 'files' },
+  { name: 'deep', desc: 'Also read kubelet configs through nodes/proxy' },
+  { name: 'stuck-after', desc: 'How long a deletion may take before it counts as stuck', value: 'none' },
+  { name: 'remove', desc: 'Gone for good: the nodes deleted, their etcd members removed' },
+  { name: 'filename', alias: 'f', desc: 'Manifests that would be applied (FILE, DIR or -)', value: 'files' },
+  { name: 'k3s-config', desc: 'A new K3s server config.yaml', value: 'files' },
+  { name: 'rke2-config', desc: 'A new RKE2 server config.yaml', value: 'files' },
+  { name: 'cleanup-plan', desc: 'Print (never run) the kubectl delete commands' },
+  { name: 'etcd-endpoints', desc: 'Comma-separated etcd client URLs to probe directly', value: 'none' },
+  { name: 'etcd-cacert', desc: 'CA bundle for the etcd endpoints', value: 'files' },
+  { name: 'etcd-cert', desc: 'Client certificate for etcd', value: 'files' },
+  { name: 'etcd-key', desc: 'Client key for etcd', value: 'files' },
+  { name: 'etcd-timeout', desc: 'Timeout per etcd endpoint', value: 'none' },
+  { name: 'allow-snapshot-dir', desc: 'Let tool calls read snapshots under DIR', value: 'files' },
+  { name: 'max-result-bytes', desc: "Cut a tool's JSON answer to this size", value: 'none' },
 ];
-const PER_COMMAND: Record<string, Flag[]> = {
-  doctor: [
-    { name: 'deep', desc: 'Also read kubelet configs through nodes/proxy' },
-    { name: 'stuck-after', desc: 'How long a deletion may take before it counts as stuck', value: 'none' },
-    ...FLEET,
-  ],
-  snapshot: [{ name: 'deep', desc: 'Include what --deep checks read' }],
-  'what-if': [
-    { name: 'remove', desc: 'Gone for good: the nodes deleted, their etcd members removed' },
-    { name: 'baseline', desc: 'A previous what-if -o json: new predictions only fail', value: 'files' },
-  ],
-  diff: [{ name: 'output', alias: 'o', desc: 'Output format', value: ['table', 'json', 'yaml', 'markdown'] }],
-  mcp: [
-    { name: 'allow-snapshot-dir', desc: 'Let tool calls read snapshots under DIR', value: 'files' },
-    { name: 'max-result-bytes', desc: "Cut a tool's JSON answer to this size", value: 'none' },
-    { name: 'config', desc: 'Accepted-risk rules from FILE', value: 'files' },
-    { name: 'no-config', desc: 'Read no accepted-risk rules' },
-  ],
-  orphans: [{ name: 'cleanup-plan', desc: 'Print (never run) the kubectl delete commands' }, ...FLEET],
-  quorum: [
-    { name: 'etcd-endpoints', desc: 'Comma-separated etcd client URLs to probe directly', value: 'none' },
-    { name: 'etcd-cacert', desc: 'CA bundle for the etcd endpoints', value: 'files' },
-    { name: 'etcd-cert', desc: 'Client certificate for etcd', value: 'files' },
-    { name: 'etcd-key', desc: 'Client key for etcd', value: 'files' },
-    { name: 'etcd-timeout', desc: 'Timeout per etcd endpoint', value: 'none' },
-    ...FLEET,
-  ],
+const HELP: Flag = { name: 'help', alias: 'h', desc: 'Show help' };
+const NEGATED: Record<string, Flag> = {
+  config: { name: 'no-config', desc: 'Read no accepted-risk rules' },
+  color: { name: 'no-color', desc: 'No colour' },
 };
-export const SHELLS = ['bash', 'zsh', 'fish'];
 
-const flagsFor = (cmd: string | undefined): Flag[] => [...(cmd ? (PER_COMMAND[cmd] ?? []) : []), ...GLOBAL];
+/** What a command takes: its flags (besides --help, and -o when it has outputs), its -o values (the first is its
+ *  default), and flags the parser accepts, hidden from --help and completion, only for the command to refuse with its
+ *  reason (mcp: chosen per call; what-if: a node is in every namespace). */
+export interface Takes {
+  flags: readonly string[];
+  outputs?: readonly (Output | 'markdown')[];
+  refused?: readonly string[];
+}
+
+const CLUSTER = ['kubeconfig', 'context', 'cluster', 'user', 'namespace', 'all-namespaces', 'request-timeout', 'deadline', 'snapshot'];
+const FLEET = ['contexts', 'all-contexts', 'parallel', 'config', 'baseline'];
+const TEXT = ['table', 'json', 'yaml'] as const;
+const MACHINE = ['sarif', 'junit', 'prometheus', 'policyreport', 'openreports'] as const;
+
+/**
+ * The one table of which command takes which flags and which -o values. src/cli.ts declares each command's options
+ * from it (so --help shows exactly these, and yargs' strict mode refuses any other), every refusal of an -o value is
+ * worded from it (outputRefusal), and completion offers from it. Its order is COMMANDS' order.
+ */
+export const TAKES: Record<string, Takes> = {
+  doctor: {
+    flags: ['deep', 'stuck-after', ...CLUSTER, 'fail-on', 'color', ...FLEET, 'verbose'],
+    outputs: [...TEXT, ...MACHINE, 'html'],
+  },
+  // a view, like kubectl get: it exits 0 whatever it shows (no --fail-on)
+  map: { flags: [...CLUSTER, 'color', 'verbose'], outputs: [...TEXT, 'html', 'mermaid', 'dot'] },
+  'what-if': {
+    flags: [
+      'remove',
+      'filename',
+      'k3s-config',
+      'rke2-config',
+      ...CLUSTER.filter((f) => f !== 'namespace' && f !== 'all-namespaces'),
+      'fail-on',
+      'color',
+      'baseline',
+      'verbose',
+    ],
+    outputs: [...TEXT, 'html', 'sarif', 'junit'],
+    // for nodes: a node is in every namespace; with -f, -n is where manifests without a namespace go
+    refused: ['namespace', 'all-namespaces'],
+  },
+  snapshot: { flags: ['deep', ...CLUSTER, 'verbose'], outputs: ['yaml', 'json'] },
+  orphans: { flags: ['cleanup-plan', ...CLUSTER, 'fail-on', 'color', ...FLEET, 'verbose'], outputs: [...TEXT, ...MACHINE] },
+  quorum: {
+    flags: ['etcd-endpoints', 'etcd-cacert', 'etcd-cert', 'etcd-key', 'etcd-timeout', ...CLUSTER, 'fail-on', 'color', ...FLEET, 'verbose'],
+    outputs: [...TEXT, ...MACHINE],
+  },
+  // reads two files, talks to no cluster
+  diff: { flags: ['fail-on', 'verbose'], outputs: [...TEXT, 'markdown'] },
+  explain: { flags: ['verbose'], outputs: TEXT },
+  mcp: {
+    flags: ['allow-snapshot-dir', 'max-result-bytes', 'kubeconfig', 'context', 'request-timeout', 'deadline', 'config', 'verbose'],
+    refused: ['snapshot', 'cluster', 'user', 'namespace', 'all-namespaces', 'output', 'contexts', 'all-contexts'],
+  },
+  rbac: { flags: ['verbose'] },
+  completion: { flags: ['verbose'] },
+  version: { flags: ['verbose'], outputs: TEXT },
+};
+
+/** Every -o value of any command, in the table's order. */
+export const ALL_OUTPUTS: readonly string[] = [...new Set(Object.values(TAKES).flatMap((t) => t.outputs ?? []))];
+
+/** The flags a command shows in --help and completion offers (without --help): -o first when it has outputs.
+ *  No command: the flags every command takes (what the top-level --help lists). */
+export function flagsOf(cmd: string | undefined): string[] {
+  if (cmd === undefined) return FLAGS.map((f) => f.name).filter((n) => Object.values(TAKES).every((t) => t.flags.includes(n)));
+  const t = TAKES[cmd];
+  return t ? [...(t.outputs ? ['output'] : []), ...t.flags] : [];
+}
+
+const inWords = (xs: readonly string[], and: string): string =>
+  xs.length < 2 ? xs.join('') : `${xs.slice(0, -1).join(', ')} ${and} ${xs.at(-1)}`;
+
+/** Why `command` refuses `-o value`, and a hint with exactly the formats it takes: every such refusal says this. */
+export function outputRefusal(command: string, value: string): { message: string; hint: string } {
+  const takes = TAKES[command]?.outputs ?? [];
+  if (!takes.length) return { message: `${command} has no -o`, hint: `leave out -o (kubectl arch ${command} --help)` };
+  if (value === '') return { message: '-o needs a format', hint: `use -o ${inWords(takes, 'or')}` };
+  const by = Object.keys(TAKES).filter((c) => TAKES[c]!.outputs?.some((o) => o === value));
+  return {
+    message: by.length ? `-o ${value} is for ${inWords(by, 'and')}, not ${command}` : `-o ${value} is not an output format`,
+    hint: `use -o ${inWords(takes, 'or')}`,
+  };
+}
+
+/** A flag as typed (--name, --name=value, -n): the command's own, or before a command any command's. Flags a
+ *  command only refuses are known here too, so that their value is not taken for a positional. */
 const findFlag = (word: string, cmd: string | undefined): Flag | undefined => {
   const name = word.replace(/^--?/, '').replace(/=.*$/, '');
-  return flagsFor(cmd).find((f) => (word.startsWith('--') ? f.name === name : f.alias === name));
+  const known = cmd === undefined ? undefined : [...flagsOf(cmd), ...(TAKES[cmd]?.refused ?? [])];
+  return FLAGS.filter((f) => !known || known.includes(f.name)).find((f) => (word.startsWith('--') ? f.name === name : f.alias === name));
 };
+
+/** The flags completion offers for a command, --help and the negated forms included. */
+const offered = (cmd: string | undefined): Flag[] =>
+  flagsOf(cmd)
+    .flatMap((n) => {
+      const f = FLAGS.find((x) => x.name === n);
+      return f ? [f, ...(NEGATED[n] ? [NEGATED[n]] : [])] : [];
+    })
+    .concat(HELP);
+
+export const SHELLS = ['bash', 'zsh', 'fish'];
 
 /** Names from the kubeconfig file(s) kubectl would read: --kubeconfig, else KUBECONFIG, else ~/.kube/config. */
 async function kubeconfigNames(words: string[], kind: 'contexts' | 'clusters' | 'users'): Promise<string[]> {
@@ -167,9 +256,44 @@ async function nodeNames(words: string[]): Promise<string[]> {
   });
 }
 
-async function values(flag: Flag, words: string[], typed: string): Promise<{ items: [string, string][]; directive: number }> {
+/** The examples embedded in the CLI, as --snapshot names them. */
+export const EXAMPLES: readonly string[] = EXAMPLE_NAMES.map((n) => `${EXAMPLE_PREFIX}${n}`);
+
+/** --snapshot: the embedded examples besides files. Shells list files only when completion offers nothing, so while
+ *  the word typed may still name an example, the entries of the working directory it may name are offered with it
+ *  (a directory with a slash, and then no space after); a word that names no example is left to the shell's files. */
+function snapshotValues(typed: string): { items: [string, string][]; directive: number } {
+  if (!EXAMPLES.some((e) => e.startsWith(typed))) return { items: [], directive: DEFAULT };
+  const items: [string, string][] = EXAMPLES.map((e) => [e, 'the example embedded in kubectl-arch']);
+  let dirs = false;
+  try {
+    const names = readdirSync('.', { withFileTypes: true })
+      // hidden files as a shell lists them: only when the word begins with a dot (an example's name does not)
+      .filter((d) => !d.name.startsWith('.') && d.name.startsWith(typed))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const d of names) {
+      let dir = d.isDirectory();
+      if (d.isSymbolicLink()) dir = statSync(d.name, { throwIfNoEntry: false })?.isDirectory() ?? false;
+      items.push([dir ? `${d.name}/` : d.name, '']);
+      dirs ||= dir;
+    }
+  } catch {
+    // an unreadable working directory: the examples only
+  }
+  return { items, directive: dirs ? NO_SPACE : DEFAULT };
+}
+
+async function values(
+  flag: Flag,
+  words: string[],
+  typed: string,
+  cmd: string | undefined,
+): Promise<{ items: [string, string][]; directive: number }> {
   const v = flag.value;
   if (v === 'files') return { items: [], directive: DEFAULT };
+  if (v === 'snapshot') return snapshotValues(typed);
+  // the command's own formats; before a command is named, any command's
+  if (v === 'outputs') return { items: (cmd ? (TAKES[cmd]?.outputs ?? []) : ALL_OUTPUTS).map((x) => [x, '']), directive: NO_FILES };
   if (Array.isArray(v)) return { items: v.map((x) => [x, '']), directive: NO_FILES };
   if (v === 'context' || v === 'cluster' || v === 'user') {
     return { items: (await kubeconfigNames(words, `${v}s` as 'contexts')).map((x) => [x, '']), directive: NO_FILES };
@@ -205,17 +329,19 @@ export async function complete(args: string[]): Promise<string> {
   let directive = NO_FILES;
   const prev = words[words.length - 1];
   const prevFlag = prev?.startsWith('-') && !prev.includes('=') ? findFlag(prev, cmd) : undefined;
-  if (prevFlag?.value) {
-    ({ items, directive } = await values(prevFlag, words, cur));
+  if (prevFlag?.value && cmd !== undefined && TAKES[cmd]?.refused?.includes(prevFlag.name)) {
+    // a flag the command refuses: no value to offer
+  } else if (prevFlag?.value) {
+    ({ items, directive } = await values(prevFlag, words, cur, cmd));
   } else if (cur.startsWith('--') && cur.includes('=')) {
     const f = findFlag(cur, cmd);
     if (f?.value) {
-      const r = await values(f, words, cur.slice(cur.indexOf('=') + 1));
+      const r = await values(f, words, cur.slice(cur.indexOf('=') + 1), cmd);
       items = r.items.map(([v, d]) => [`${cur.slice(0, cur.indexOf('=') + 1)}${v}`, d]);
       directive = r.directive;
     }
   } else if (cur.startsWith('-')) {
-    for (const f of flagsFor(cmd)) {
+    for (const f of offered(cmd)) {
       items.push([`--${f.name}`, f.desc]);
       if (f.alias && cur.length <= 2) items.push([`-${f.alias}`, f.desc]);
     }

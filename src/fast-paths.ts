@@ -3,7 +3,7 @@
 // completion itself (`__complete`, which kubectl_complete-arch and the completion scripts call). Measured: loading and setting up yargs was most of `kubectl arch version`'s time (see README).
 // Anything else, or any form these do not recognise exactly, goes to the full CLI.
 import { completionScript } from './commands/completion.js';
-import { complete } from './complete.js';
+import { complete, TAKES } from './complete.js';
 import { VERSION } from './version.js';
 
 // The top-level --help text as yargs renders it, by wrap width (scripts/build.mjs renders it with the
@@ -19,16 +19,15 @@ export function versionLine(format: string | undefined): string {
       : `kubectl-arch ${VERSION} (node ${process.version})\n`;
 }
 
-/** `version` with nothing but an output format: the format, else undefined (not a fast case). */
+/** `version` with nothing but one of its output formats (TAKES): the format, else null (not a fast case). */
 function versionFormat(argv: string[]): string | null {
   if (argv[0] !== 'version') return null;
+  const outputs: readonly string[] = TAKES.version?.outputs ?? [];
   const rest = argv.slice(1);
-  if (rest.length === 0) return 'table';
-  const m = rest.length === 1 ? /^(?:-o|--output)=(table|json|yaml)$/.exec(rest[0] ?? '') : null;
-  if (m) return m[1] ?? null;
-  if (rest.length === 2 && (rest[0] === '-o' || rest[0] === '--output') && ['table', 'json', 'yaml'].includes(rest[1] ?? ''))
-    return rest[1] ?? null;
-  return null;
+  if (rest.length === 0) return outputs[0] ?? null;
+  const m = rest.length === 1 ? /^(?:-o|--output)=(.*)$/.exec(rest[0] ?? '') : null;
+  const value = m ? m[1] : rest.length === 2 && (rest[0] === '-o' || rest[0] === '--output') ? rest[1] : undefined;
+  return value !== undefined && outputs.includes(value) ? value : null;
 }
 
 /** The exit code when a fast path handled argv, undefined when the full CLI must. */

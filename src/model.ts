@@ -120,6 +120,8 @@ export interface Finding {
   fingerprint?: string;
   /** With --baseline: new since the baseline, or there already (unchanged). */
   baseline?: 'new' | 'unchanged';
+  /** what-if -f: the manifest line it concerns (a SARIF region). */
+  location?: { file: string; line: number };
 }
 
 /** A finding as a report file holds it (--baseline, diff). */

@@ -1,6 +1,7 @@
 // Debian's chromium, headless, driven by playwright-core (no browser is downloaded): a fresh profile per launch, and
 // every page opened with the network blocked — each request is recorded and every one but the page itself failed, so
-// a test can assert that the page was the only one. Console messages and page errors are recorded too.
+// a test can assert that the page was the only one. Console messages and page errors are recorded too. bypassCSP lets
+// a test inject a script of its own as inline content (axe-core): the pages' CSP allows only their own script.
 import { afterAll } from '@jest/globals';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,7 +36,9 @@ afterAll(async () => {
   }
 });
 
-export async function browser(opts: { colorScheme?: 'light' | 'dark'; width?: number; height?: number } = {}): Promise<BrowserContext> {
+export async function browser(
+  opts: { colorScheme?: 'light' | 'dark'; width?: number; height?: number; bypassCSP?: boolean } = {},
+): Promise<BrowserContext> {
   const dir = mkdtempSync(join(tmpdir(), 'kubectl-arch-chromium-'));
   const ctx = await chromium.launchPersistentContext(dir, {
     executablePath: CHROMIUM,
@@ -44,6 +47,7 @@ export async function browser(opts: { colorScheme?: 'light' | 'dark'; width?: nu
     viewport: { width: opts.width ?? 1400, height: opts.height ?? 1000 },
     colorScheme: opts.colorScheme ?? 'light',
     offline: true,
+    bypassCSP: opts.bypassCSP ?? false,
   });
   contexts.push({ ctx, dir });
   return ctx;

@@ -12,11 +12,19 @@ export interface RunResult {
   stderr: string;
 }
 
-export function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<RunResult> {
+export function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, {
-      env: { ...process.env, NO_COLOR: '1', KUBECONFIG: '/nonexistent', ...env, PATH: `${ROOT}bin:${env.PATH ?? process.env.PATH}` },
+      env: {
+        ...process.env,
+        NO_COLOR: '1',
+        KUBECONFIG: '/nonexistent',
+        COLUMNS: '',
+        ...env,
+        PATH: `${ROOT}bin:${env.PATH ?? process.env.PATH}`,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
+      ...(cwd ? { cwd } : {}),
     });
     let stdout = '';
     let stderr = '';
@@ -31,5 +39,5 @@ export function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): P
   });
 }
 
-export const arch = (args: string[], env?: NodeJS.ProcessEnv): Promise<RunResult> => run(BIN, args, env);
+export const arch = (args: string[], env?: NodeJS.ProcessEnv, cwd?: string): Promise<RunResult> => run(BIN, args, env, cwd);
 export const kubectl = (args: string[], env?: NodeJS.ProcessEnv): Promise<RunResult> => run(KUBECTL, args, env);

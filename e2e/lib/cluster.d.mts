@@ -45,6 +45,8 @@ export function startControlPlane(opts?: {
   servingCertDays?: number;
   /** Run kube-apiserver in a UTS namespace of its own with this host name (root only): its identity lease names it. */
   hostname?: string;
+  /** Admission plugins kept on that the harness otherwise disables (e.g. PersistentVolumeClaimResize). */
+  admission?: string[];
   log?: (s: string) => void;
 }): Promise<ControlPlane>;
 export function request(

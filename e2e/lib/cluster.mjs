@@ -187,6 +187,9 @@ export async function startControlPlane({
   controllerManagerFlags = [],
   servingCertDays,
   hostname,
+  // admission plugins to keep on that the harness turns off for the other suites (e.g. PersistentVolumeClaimResize,
+  // which what-if -f predicts)
+  admission = [],
   log = () => {},
 } = {}) {
   if (controllerManager === true) controllerManager = buildControllerManager();
@@ -260,7 +263,7 @@ export async function startControlPlane({
       '--audit-log-mode=blocking',
       // no serviceaccount controller runs (not even with the controller manager, see DEFAULT_CONTROLLERS): pods need
       // no ServiceAccount, and nothing else should mutate what the scenarios load
-      '--disable-admission-plugins=ServiceAccount,DefaultStorageClass,DefaultIngressClass,StorageObjectInUseProtection,PersistentVolumeClaimResize,ResourceQuota,Priority',
+      `--disable-admission-plugins=${['ServiceAccount', 'DefaultStorageClass', 'DefaultIngressClass', 'StorageObjectInUseProtection', 'PersistentVolumeClaimResize', 'ResourceQuota', 'Priority'].filter((a) => !admission.includes(a)).join(',')}`,
       '--enable-priority-and-fairness=false',
       '--max-requests-inflight=2000',
       '--max-mutating-requests-inflight=1000',

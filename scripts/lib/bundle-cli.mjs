@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { builtinsByRequire } from './builtins-by-require.mjs';
 import { lazyDeps } from './lazy-deps.mjs';
+import { packedExamples } from './examples.mjs';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const CLIENT = '@kubernetes/client-node/dist/config.js';
@@ -105,7 +106,14 @@ export async function bundleCli(outdir, version) {
     entryPoints: ['src/cli-bundle.ts'],
     outfile: join(outdir, 'cli.cjs'),
     plugins: [lazyDeps, builtinsByRequire, clientByHost, mcpByHost],
-    define: { ...common.define, __VERSION__: JSON.stringify(version), __HELP__: 'null', __EXPLAIN__: 'null' },
+    define: {
+      ...common.define,
+      __VERSION__: JSON.stringify(version),
+      __HELP__: 'null',
+      __EXPLAIN__: 'null',
+      // the examples/ snapshots, for --snapshot example:<name> (src/snapshot/example-files.ts)
+      __EXAMPLES__: JSON.stringify(packedExamples()),
+    },
   });
   // the client is not ours to debug: without whitespace and comments it is smaller, and ASCII
   await build({

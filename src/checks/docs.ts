@@ -2,6 +2,7 @@
 // the README is stale), so the table, `explain` and the code never disagree.
 import { resourceName } from '../lib/k8s.js';
 import type { Check } from './types.js';
+import { cells, hang } from '../lib/wrap.js';
 
 export const TABLE_BEGIN = "<!-- checks table: generated from each check's docs by `npm run gen` -->";
 export const TABLE_END = '<!-- end of generated checks table -->';
@@ -23,41 +24,59 @@ export function withChecksTable(readme: string, checks: Check[]): string {
   return readme.slice(0, a) + checksTable(checks) + readme.slice(b + TABLE_END.length);
 }
 
-const indent = (s: string): string =>
+/** A docs paragraph two spaces in, each of its lines wrapped under its own start (to `width`, when given). */
+const indent = (s: string, width: number | undefined): string =>
   s
     .split('\n')
-    .map((l) => `  ${l}`)
+    .map((l) => hang('  ', l, width))
     .join('\n');
 
-/** `kubectl arch explain <id>`: the long form of a check's docs. */
-export function explainText(c: Check): string {
+/** Lines of one sentence, two spaces in: as they are where they fit the width, else joined and wrapped to it. */
+const sentence = (lines: string[], width: number | undefined): string[] =>
+  !width || lines.every((l) => cells(`  ${l}`) <= width) ? lines.map((l) => `  ${l}`) : [hang('  ', lines.join(' '), width)];
+
+/** The per-node paths --deep reads, as a reader sees them: `<node>` where the node's name goes (the path itself
+ *  carries it URL-encoded, which would print `%3Cnode%3E`). */
+export function deepPaths(c: Check): string[] {
+  const NODE = 'kubectl-arch-node-placeholder'; // unreserved characters only: encodeURIComponent leaves it as it is
+  return (c.deep ?? []).map((g) => g.path(NODE).split(NODE).join('<node>'));
+}
+
+/** `kubectl arch explain <id>`: the long form of a check's docs; with a width, its prose wrapped to it (render/wrap.ts). */
+export function explainText(c: Check, width?: number): string {
   const needs = c.needs.map((n) => resourceName(n.resource, n.group));
   const ROLE = { subject: 'what it judges', evidence: 'evidence', context: 'context' } as const;
-  const deep = (c.deep ?? []).map((g) => g.path('<node>'));
+  const deep = deepPaths(c);
   const text = [
-    `${c.title} [${c.id}]  (worst severity: ${c.severity})`,
+    hang('', `${c.title} [${c.id}]  (worst severity: ${c.severity})`, width),
     '',
     'WHAT IT LOOKS FOR',
-    indent(c.docs.what),
+    indent(c.docs.what, width),
     '',
     'WHY IT MATTERS',
-    indent(c.docs.why),
+    indent(c.docs.why, width),
     '',
     'HOW TO FIX',
-    indent(c.docs.fix),
+    indent(c.docs.fix, width),
     '',
-    ...(c.docs.limits ? ['WHAT THE EVIDENCE CAN AND CANNOT PROVE', indent(c.docs.limits), ''] : []),
+    ...(c.docs.limits ? ['WHAT THE EVIDENCE CAN AND CANNOT PROVE', indent(c.docs.limits, width), ''] : []),
     'FINDING CODES',
-    ...Object.entries(c.codes).map(([k, v]) => `  ${k}  ${v}`),
+    ...Object.entries(c.codes).map(([k, v]) => hang(`  ${k}  `, v, width)),
     '',
     'READS (list, read-only)',
-    `  ${needs.join(', ')}`,
-    ...(deep.length ? [`  with --deep: ${deep.join(', ')}`] : []),
+    hang('  ', needs.join(', '), width),
+    ...(deep.length ? [hang('  with --deep: ', deep.join(', '), width)] : []),
     '',
-    'WHEN AN INPUT IS NOT VISIBLE (not captured, forbidden): what it still judges',
-    '  It judges from what is visible and is skipped only when nothing it judges is; a clean result that lacks',
-    '  what it judges or evidence is "partial", never "passed". Without:',
-    ...c.needs.map((n) => `  ${resourceName(n.resource, n.group)} (${ROLE[n.role]}): ${n.lost}`),
+    hang('', 'WHEN AN INPUT IS NOT VISIBLE (not captured, forbidden): what it still judges', width),
+    // one sentence, in two lines as it always was, or wrapped to the width as one where they do not fit it
+    ...sentence(
+      [
+        'It judges from what is visible and is skipped only when nothing it judges is; a clean result that lacks',
+        'what it judges or evidence is "partial", never "passed". Without:',
+      ],
+      width,
+    ),
+    ...c.needs.map((n) => hang('  ', `${resourceName(n.resource, n.group)} (${ROLE[n.role]}): ${n.lost}`, width, 4)),
   ];
   return text.join('\n') + '\n';
 }

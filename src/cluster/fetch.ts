@@ -6,7 +6,7 @@ import type { NodeGet } from '../model.js';
 import type { KObject, Need } from '../model.js';
 import { gkKey } from '../model.js';
 import { ingest } from '../snapshot/scrub.js';
-import { Snapshot, type ServerVersion } from '../snapshot/snapshot.js';
+import { Snapshot, type NamedRef, type ServerVersion } from '../snapshot/snapshot.js';
 import { shapeProblem } from '../snapshot/validate.js';
 import { ApiClient, ApiStatusError, ApiTransportError, connectionError } from './client.js';
 
@@ -19,6 +19,8 @@ export interface FetchOptions {
   nodeGets?: NodeGet[];
   /** Discover and list every type the API server offers (metadata only unless a need wants bodies). */
   allTypes?: boolean;
+  /** what-if -f: GET each of these objects whole (src/cluster/named.ts). */
+  named?: { refs: NamedRef[]; defaultNamespace: string };
 }
 
 export function listPath(n: Need, namespace?: string): string {
@@ -359,5 +361,6 @@ export async function fetchSnapshot(client: ApiClient, needs: Need[], opts: Fetc
     unwatch();
   }
   if (opts.nodeGets?.length) await perNodeStep(client, snap, opts.nodeGets, opts);
+  if (opts.named) await (await import('./named.js')).namedStep(client, snap, opts.named, opts.progress);
   return snap;
 }

@@ -6,9 +6,11 @@ import { wantColor, makeStyle, type Style } from '../render/style.js';
 import { termSafe } from '../lib/safe.js';
 import type { NodeGet } from '../checks/types.js';
 import type { Deadline } from '../lib/deadline.js';
-import type { Snapshot } from '../snapshot/snapshot.js';
+import type { NamedRef, Snapshot } from '../snapshot/snapshot.js';
 import type { Output } from '../render/formats/model.js';
 
+/** The flags of the commands, as yargs parses them. A command gets only those it takes (TAKES in src/complete.ts:
+ *  e.g. no --snapshot for explain, no -o for rbac), the others are undefined; -o is one of its own formats. */
 export interface GlobalArgs {
   kubeconfig?: string;
   context?: string;
@@ -113,7 +115,7 @@ export async function runDeadline(args: GlobalArgs): Promise<Deadline> {
 export async function acquire(
   args: GlobalArgs,
   needs: Need[],
-  extra: { allTypes?: boolean; nodeGets?: NodeGet[] } = {},
+  extra: { allTypes?: boolean; nodeGets?: NodeGet[]; named?: { refs: NamedRef[]; defaultNamespace: string } } = {},
 ): Promise<Acquired> {
   const namespace = scopeNamespace(args);
   if (args.snapshot) {
@@ -158,6 +160,7 @@ export async function acquire(
         : sp.text,
       nodeGets: extra.nodeGets,
       allTypes: extra.allTypes,
+      named: extra.named,
     });
     return {
       snap,

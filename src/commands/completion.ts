@@ -23,6 +23,8 @@ const SCRIPTS: Record<string, string> = {
     printf -v line '%q' "\${line%%$'\\t'*}"
     COMPREPLY+=("$line")
   done <<<"$out"
+  # 2: no space after the word (a directory, to go on into it)
+  if [ $((directive & 2)) -ne 0 ]; then compopt -o nospace 2>/dev/null; fi
   if [ $((directive & 4)) -eq 0 ] && [ \${#COMPREPLY[@]} -eq 0 ]; then
     compopt -o filenames 2>/dev/null
     while IFS= read -r line; do COMPREPLY+=("$line"); done < <(compgen -f -- "$cur")
@@ -35,29 +37,35 @@ complete -F _kubectl_arch kubectl-arch
   zsh: `#compdef kubectl-arch
 ${HEADER('zsh', 'source <(kubectl-arch completion zsh)')}_kubectl_arch() {
   local out directive l v
-  local -a lines comps
+  local -a lines comps nospace
   out=$(kubectl-arch __complete "\${(@)words[2,$CURRENT]}" 2>/dev/null) || return 1
   lines=("\${(@f)out}")
   directive=\${lines[-1]#:}
+  # 2: no space after the word (a directory, to go on into it)
+  (( directive & 2 )) && nospace=(-S '')
   for l in "\${(@)lines[1,-2]}"; do
     # _describe reads value:description: a backslash and a colon in the value are escaped for it
     v=\${\${l%%$'\\t'*}//\\\\/\\\\\\\\}
     v=\${v//:/\\\\:}
     if [[ $l == *$'\\t'* ]]; then comps+=("$v:\${l#*$'\\t'}"); else comps+=("$v"); fi
   done
-  if (( \${#comps} )); then _describe 'kubectl-arch' comps; elif (( (directive & 4) == 0 )); then _files; fi
+  if (( \${#comps} )); then _describe 'kubectl-arch' comps "\${nospace[@]}"; elif (( (directive & 4) == 0 )); then _files; fi
 }
 compdef _kubectl_arch kubectl-arch
 `,
   fish: `${HEADER('fish', 'kubectl-arch completion fish | source')}function __kubectl_arch_complete
     set -l args (commandline -opc)[2..-1] (commandline -ct)
     set -l out (kubectl-arch __complete $args 2>/dev/null)
+    set -q out[1]; or return
     # every line but the last, the directive (a candidate may begin with a colon too); fish escapes what it inserts
-    if set -q out[1]
-        set -e out[-1]
-    end
+    set -l directive (string replace -r '^:' '' -- $out[-1])
+    set -e out[-1]
     for l in $out
         printf '%s\\n' $l
+    end
+    # nothing offered where files may be (directive without 4): the files, as fish completes paths
+    if not set -q out[1]; and string match -qr '^[0-9]+$' -- $directive; and test (math "bitand($directive, 4)") -eq 0
+        __fish_complete_path (commandline -ct)
     end
 end
 complete -c kubectl-arch -f -a '(__kubectl_arch_complete)'

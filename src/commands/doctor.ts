@@ -9,6 +9,7 @@ import { REPORT_API_VERSION, summarize, worst, type Report } from '../render/rep
 import { acquire, parseDuration, type GlobalArgs } from './common.js';
 import { execute, runAll, type PerContext, type Runs } from './fleet.js';
 import { placeOf, risksInfo } from './risks.js';
+import { forTerminal } from '../render/style.js';
 
 export interface DoctorArgs extends GlobalArgs {
   deep?: boolean;
@@ -66,7 +67,7 @@ const doctorOne =
 
 export async function doctor(args: DoctorArgs): Promise<number> {
   const settings = { stuckAfterMs: stuckAfter(args) }; // before any request, once for every context
-  return execute('doctor', args, doctorOne(settings));
+  return execute('doctor', args, forTerminal(doctorOne(settings)));
 }
 
 /** doctor's runs, unprinted (the MCP server's doctor tool). */

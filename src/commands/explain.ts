@@ -5,6 +5,8 @@ import { EXIT, InputError } from '../errors.js';
 import { type GlobalArgs } from './common.js';
 import { printStructured } from './output.js';
 import { explainText } from '../checks/docs.js';
+import { terminalWidth } from '../render/style.js';
+import { wrapLines } from '../lib/wrap.js';
 
 /** The check an id or finding code names; a usage error naming the known checks otherwise. */
 export function checkFor(id: string): Check {
@@ -48,7 +50,7 @@ export async function explain(args: GlobalArgs & { id?: string }): Promise<numbe
   const w = await import('../whatif/docs.js');
   if (w.isWhatIf(args.id)) {
     if (args.output !== 'table') await printStructured(w.whatIfExplainDoc(), args.output);
-    else process.stdout.write(w.whatIfExplainText());
+    else process.stdout.write(wrapLines(w.whatIfExplainText(), terminalWidth()));
     return EXIT.OK;
   }
   const c = checkFor(args.id);
@@ -56,6 +58,6 @@ export async function explain(args: GlobalArgs & { id?: string }): Promise<numbe
     await printStructured(explainDoc(c), args.output);
     return EXIT.OK;
   }
-  process.stdout.write(explainText(c));
+  process.stdout.write(explainText(c, terminalWidth()));
   return EXIT.OK;
 }

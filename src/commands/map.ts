@@ -5,7 +5,7 @@ import { InputError } from '../errors.js';
 import { buildMap } from '../map/build.js';
 import { R } from '../resources.js';
 import { REPORT_API_VERSION } from '../render/report.js';
-import type { Style } from '../render/style.js';
+import { toTerminal, type Style } from '../render/style.js';
 import { VERSION } from '../version.js';
 import { acquire, stdoutStyle, type GlobalArgs } from './common.js';
 import { collect } from './doctor.js';
@@ -60,6 +60,6 @@ export async function map(args: GlobalArgs): Promise<number> {
   if (out === 'html') await writeOut(await r.page());
   else if (out === 'mermaid' || out === 'dot') await writeOut(await r.graph(out));
   else if (out !== 'table') await printStructured(r.structured, out);
-  else process.stdout.write(await r.text(stdoutStyle(args)));
+  else process.stdout.write(await r.text(toTerminal(stdoutStyle(args))));
   return 0;
 }

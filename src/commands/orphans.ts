@@ -13,6 +13,7 @@ import { evidenceTime, stamp } from '../checks/run.js';
 import { execute, fleetContexts, type PerContext } from './fleet.js';
 import { acceptedRisks, placeOf, risksInfo, sayRisks } from './risks.js';
 import type { Draft } from '../checks/types.js';
+import { forTerminal } from '../render/style.js';
 
 type OrphanArgs = GlobalArgs & { 'cleanup-plan'?: boolean };
 
@@ -78,7 +79,7 @@ export const orphansOne: PerContext = async (args: OrphanArgs, risks) => {
       const { afterTitle, renderSuppressed, risksHeader } = await import('../render/text.js');
       const info = risksInfo(risks, suppressed);
       const tail = renderSuppressed(suppressed, info, s);
-      return afterTitle(renderOrphans(rep, source, s, now), risksHeader(info)) + (tail.length ? `\n${tail.join('\n')}\n` : '');
+      return afterTitle(renderOrphans(rep, source, s, now), risksHeader(info, s.width)) + (tail.length ? `\n${tail.join('\n')}\n` : '');
     },
     checks: [check],
     suppressed,
@@ -109,5 +110,5 @@ export async function orphans(args: OrphanArgs): Promise<number> {
     const { exitFor } = await import('./common.js');
     return exitFor(worstRank(all), args['fail-on']);
   }
-  return execute('orphans', args, orphansOne);
+  return execute('orphans', args, forTerminal(orphansOne));
 }

@@ -13,6 +13,7 @@ import { renderProbe, renderQuorum } from '../render/quorum.js';
 import { printStructured } from './output.js';
 import { execute, fleetContexts, type PerContext } from './fleet.js';
 import { placeOf, risksInfo } from './risks.js';
+import { forTerminal, terminalWidth } from '../render/style.js';
 
 export interface QuorumArgs extends GlobalArgs {
   'etcd-endpoints'?: string;
@@ -53,7 +54,7 @@ export const quorumOne: PerContext = async (args, risks) => {
       const { afterTitle, renderSuppressed, risksHeader } = await import('../render/text.js');
       const info = risksInfo(risks, suppressed);
       const tail = renderSuppressed(suppressed, info, s);
-      return afterTitle(renderQuorum(v, findings), risksHeader(info)) + (tail.length ? `\n${tail.join('\n')}\n` : '');
+      return afterTitle(renderQuorum(v, findings, s.width), risksHeader(info, s.width)) + (tail.length ? `\n${tail.join('\n')}\n` : '');
     },
     checks: [check],
     suppressed,
@@ -87,7 +88,7 @@ export async function quorum(args: QuorumArgs): Promise<number> {
     if (args.output !== 'table') {
       await printStructured({ apiVersion: REPORT_API_VERSION, kind: 'QuorumProbe', ...res }, args.output);
     } else {
-      process.stdout.write(renderProbe(res));
+      process.stdout.write(renderProbe(res, terminalWidth()));
     }
     const sev =
       v.verdict === 'LOST' || alarmSev
@@ -101,5 +102,5 @@ export async function quorum(args: QuorumArgs): Promise<number> {
               : -1;
     return exitFor(sev, args['fail-on']);
   }
-  return execute('quorum', args, quorumOne);
+  return execute('quorum', args, forTerminal(quorumOne));
 }

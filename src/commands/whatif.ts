@@ -18,6 +18,8 @@ import type { Snapshot } from '../snapshot/snapshot.js';
 import { UNITS } from '../whatif/predictions/registry.js';
 import { collect } from './doctor.js';
 import { printStructured, writeOut } from './output.js';
+import { changeReport, type ChangeArgs } from './change.js';
+import { toTerminal } from '../render/style.js';
 
 export interface WhatIfArgs extends GlobalArgs {
   nodes?: string[];
@@ -151,12 +153,22 @@ export async function whatIfReport(args: WhatIfArgs): Promise<{
   };
 }
 
-export async function whatif(args: WhatIfArgs): Promise<number> {
-  if (!['table', 'json', 'yaml', 'html'].includes(args.output))
-    throw new InputError(`-o ${args.output} is not available for what-if`, 'use -o table, json, yaml or html');
-  const r = await whatIfReport(args);
-  if (args.output === 'html') await writeOut(await r.page());
+export async function whatif(args: WhatIfArgs & ChangeArgs): Promise<number> {
+  const change = args.filename !== undefined || args['k3s-config'] !== undefined || args['rke2-config'] !== undefined;
+  if (change && args.nodes?.length)
+    throw new InputError(
+      'what-if takes nodes, or -f/--k3s-config: not both',
+      'one prediction at a time: kubectl arch what-if -f FILE, or kubectl arch what-if NODE',
+    );
+  if (change && args.remove) throw new InputError('--remove is for nodes, not for -f/--k3s-config');
+  if (change && args.output === 'html')
+    throw new InputError('-o html draws nodes on the map; for -f use -o table, json, yaml, sarif or junit');
+  const r = change ? await changeReport(args) : await whatIfReport(args);
+  if (args.output === 'sarif' || args.output === 'junit') {
+    const { renderWhatIfFormat } = await import('./whatif-formats.js');
+    await writeOut(await renderWhatIfFormat(r.structured, args.output, args['fail-on'], args));
+  } else if (args.output === 'html') await writeOut(await (r as Awaited<ReturnType<typeof whatIfReport>>).page());
   else if (args.output !== 'table') await printStructured(r.structured, args.output);
-  else process.stdout.write(await r.text(stdoutStyle(args)));
+  else process.stdout.write(await r.text(toTerminal(stdoutStyle(args))));
   return r.exitCode;
 }

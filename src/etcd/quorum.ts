@@ -474,13 +474,14 @@ export function quorumView(snap: Snapshot, now: Date): QuorumView {
   let members: Member[] = [];
   let source = '';
   const finish = (): QuorumView => {
-    // what-if: a member on a node taken down goes down with its server, whatever evidence it had
+    // what-if: a member on a node taken down goes down with its server, whatever evidence it had — and that is what
+    // it says (its last heartbeat, which the hypothesis stamps, would read as news from a member that is not there)
     const hypo = snap.header.hypothetical;
     if (hypo && !hypo.remove)
       for (const m of members)
-        if (m.node && hypo.nodes.includes(m.node) && m.health !== 'unhealthy') {
+        if (m.node && hypo.nodes.includes(m.node)) {
           m.health = 'unhealthy';
-          m.evidence += ' \u2014 down in this what-if (its server with it)';
+          m.evidence = 'down by hypothesis: its server goes down with the node';
         }
     if (rz === 'failed') {
       // the states below are the last ones the API server cached: not current
@@ -598,7 +599,8 @@ export function quorumView(snap: Snapshot, now: Date): QuorumView {
     return v.verdict === 'NOT VISIBLE' ? { ...v, verdictLine: `etcd not visible on Talos — readyz etcd: ${rz}` } : v;
   } else {
     const pods = snap.visibility(R.pods) ? [] : etcdPods(snap);
-    if (!pods.length) return notVisible(`etcd members are not visible for this distribution (${distribution}); readyz etcd: ${rz}`);
+    // readyz is its own field: the check and the map say it once, after the reason
+    if (!pods.length) return notVisible(`etcd members are not visible for this distribution (${distribution})`);
     members = pods.map(podMember);
     source = 'kube-system pods component=etcd';
   }

@@ -26,6 +26,10 @@ import { byText } from '../lib/order.js';
 
 export type { ArchMap, LineCheck, MapLine, MapSection };
 
+/** A line's check with the findings that concern the line counted by severity (only those with any): one error and
+ *  one info are "ERROR (+1 info)", not "ERROR ×2". */
+export type CountedCheck = LineCheck & { bySeverity?: Partial<Record<Severity, number>> };
+
 const SEVS: Severity[] = ['info', 'warning', 'error', 'critical'];
 const sameRef = (a: ObjectRef, b: ObjectRef): boolean =>
   a.kind === b.kind && a.name === b.name && (a.namespace ?? '') === (b.namespace ?? '');
@@ -43,8 +47,8 @@ function placer(checks: Check[]): (contract: Contract, part: string) => Placed {
 
 /** The status of each placed check for a line: findings on the line's objects, or (for a summary line) the check's own
  *  status, or its findings that concern the part. */
-function statusFor(results: CheckResult[], placed: Placed, objects: ObjectRef[] | undefined): LineCheck[] {
-  const out: LineCheck[] = [];
+function statusFor(results: CheckResult[], placed: Placed, objects: ObjectRef[] | undefined): CountedCheck[] {
+  const out: CountedCheck[] = [];
   for (const { id, about } of placed) {
     const r = results.find((x) => x.id === id);
     if (!r) continue;
@@ -54,6 +58,11 @@ function statusFor(results: CheckResult[], placed: Placed, objects: ObjectRef[] 
         ? r.findings.filter((f) => about.test(`${f.title}\n${f.message}\n${JSON.stringify(f.evidence)}`))
         : r.findings;
     const w = worstRank(mine);
+    const bySeverity: Partial<Record<Severity, number>> = {};
+    for (const sev of [...SEVS].reverse()) {
+      const n = mine.filter((f) => f.severity === sev).length;
+      if (n) bySeverity[sev] = n;
+    }
     if ((objects || about) && r.status === 'findings' && !mine.length) {
       out.push({ id, status: 'passed', findings: 0 });
       continue;
@@ -63,22 +72,26 @@ function statusFor(results: CheckResult[], placed: Placed, objects: ObjectRef[] 
       status: mine.length ? 'findings' : r.status,
       findings: mine.length,
       ...(w >= 0 ? { worst: SEVS[w] } : {}),
-      ...(mine.length ? { indexes: mine.map((f) => r.findings.indexOf(f)) } : {}),
+      ...(mine.length ? { indexes: mine.map((f) => r.findings.indexOf(f)), bySeverity } : {}),
     });
   }
   return out;
 }
 
-const count = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+/** "1 Addon", "6 Addons", and for none "no Addons" (never "0 Addons ()"). */
+const count = (n: number, one: string, many = `${one}s`): string => (n === 0 ? `no ${many}` : `${n} ${n === 1 ? one : many}`);
 const names = (xs: string[], max = 5): string => (xs.length > max ? `${xs.slice(0, max).join(', ')}, +${xs.length - max}` : xs.join(', '));
 const notVisible = (snap: Snapshot, n: Parameters<Snapshot['visibility']>[0]): string | null => snap.visibility(n)?.reason ?? null;
 
 function stateSection(snap: Snapshot, results: CheckResult[], now: Date, on: Placer): MapSection {
   const v = quorumView(snap, now);
+  // what the API server's /readyz says of etcd, said once (the reason may say it already)
+  const why = v.reason ?? 'no evidence of etcd members';
+  const notSeen = v.readyzEtcd !== 'unknown' && !why.includes('readyz etcd:') ? `${why} (readyz etcd: ${v.readyzEtcd})` : why;
   const lines: MapLine[] = [
     {
       name: 'etcd',
-      detail: v.visible ? `${v.verdictLine} (${v.source})` : `not visible: ${v.reason ?? 'no evidence of etcd members'}`,
+      detail: v.visible ? `${v.verdictLine} (${v.source})` : `not visible: ${notSeen}`,
       checks: statusFor(results, on('state', 'etcd'), undefined),
     },
   ];
@@ -124,7 +137,9 @@ function doorSection(snap: Snapshot, results: CheckResult[], now: Date, on: Plac
   const leaseText = notVisible(snap, R.leases)
     ? 'identity leases not visible'
     : identities.length
-      ? `${count(live.length, 'live API server')} (identity leases: ${names(who)})`
+      ? live.length
+        ? `${count(live.length, 'live API server')} (identity leases: ${names(who)})`
+        : `no live API servers (${count(identities.length, 'identity lease')}, none renewed within a minute)`
       : 'no identity leases (a managed or older control plane)';
   lines.push({
     name: 'API servers',
@@ -160,7 +175,9 @@ function doorSection(snap: Snapshot, results: CheckResult[], now: Date, on: Plac
     const closed = ws.filter((w) => (w.failurePolicy ?? 'Fail') === 'Fail').length;
     lines.push({
       name: `${short} ${h.metadata.name}`,
-      detail: `${count(ws.length, 'webhook')}${closed ? `, ${closed} fail closed` : ', all fail open'} → ${names(targets, 3)}`,
+      detail: ws.length
+        ? `${count(ws.length, 'webhook')}${closed ? `, ${closed} fail closed` : ', all fail open'} → ${names(targets, 3)}`
+        : count(0, 'webhook'),
       indent: true,
       objects: [ref],
       checks: statusFor(results, on('door', 'admission webhook configuration'), [ref]),
@@ -226,10 +243,12 @@ function loopsSection(snap: Snapshot, results: CheckResult[], now: Date, control
   if (!notVisible(snap, R.addons) || addons.length)
     lines.push({
       name: 'K3s deploy controller',
-      detail: `${count(addons.length, 'Addon')} (${names(
-        addons.map((a) => a.metadata.name),
-        6,
-      )})`,
+      detail: addons.length
+        ? `${count(addons.length, 'Addon')} (${names(
+            addons.map((a) => a.metadata.name),
+            6,
+          )})`
+        : count(0, 'Addon'),
       checks: statusFor(results, on('loops', 'K3s deploy controller'), undefined),
     });
   if (!notVisible(snap, R.helmcharts) || charts.length)

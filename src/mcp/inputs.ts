@@ -8,6 +8,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { InputError } from '../errors.js';
 import type { GlobalArgs, RunHooks } from '../commands/common.js';
 import { snapshotFiles } from '../snapshot/load.js';
+import { isExample } from '../snapshot/examples.js';
 
 /** Where the server reads from, fixed when it starts. */
 export interface ServerSettings {
@@ -53,6 +54,8 @@ export function allowedDirs(dirs: readonly string[]): string[] {
  * directory. Whether a path outside exists is not told.
  */
 export function snapshotPath(given: string, dirs: readonly string[]): string {
+  // an example inside the CLI is no file: readable without --allow-snapshot-dir
+  if (isExample(given)) return given;
   if (dirs.length === 0)
     throw new InputError(
       'snapshots are not readable here: the server was started without --allow-snapshot-dir',

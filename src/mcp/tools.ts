@@ -97,7 +97,7 @@ function source(z: Zod, opts: { many: boolean; namespace: boolean }): Record<str
       .max(4096)
       .optional()
       .describe(
-        'Work offline on a snapshot file or directory (kubectl arch snapshot output); only under the directories the server allows (--allow-snapshot-dir)',
+        'Work offline on a snapshot file or directory (kubectl arch snapshot output); only under the directories the server allows (--allow-snapshot-dir). example:field-notes-k3s is the example inside the CLI (always allowed)',
       ),
     ...(opts.namespace
       ? {

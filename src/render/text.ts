@@ -7,11 +7,12 @@ import { termSafe, termSafeDeep } from '../lib/safe.js';
 import type { SuppressedFinding } from '../config/accepted.js';
 import { expiredText, findingCount } from '../config/accepted.js';
 import type { AcceptedRisksInfo } from './report.js';
+import { hang, hangItems } from '../lib/wrap.js';
 
 const SEV_LABEL = { critical: 'CRITICAL', error: 'ERROR', warning: 'WARNING', info: 'INFO' } as const;
 
 export function renderFingerprint(fp: Fingerprint, s: Style): string[] {
-  const row = (k: string, v: string): string => `  ${s.dim(k.padEnd(14))}${v}`;
+  const row = (k: string, v: string): string => hang(`  ${s.dim(k.padEnd(14))}`, v, s.width);
   const lines = [
     row('distribution', `${fp.distribution}${fp.evidence.length ? s.dim(`  (${fp.evidence.join('; ')})`) : ''}`),
     row('version', fp.serverVersion),
@@ -27,16 +28,22 @@ export function renderFingerprint(fp: Fingerprint, s: Style): string[] {
   return lines;
 }
 
-/** Everything below comes from the cluster or a file: escaped, one line per string except messages. */
+/** Everything below comes from the cluster or a file: escaped, one line per string except messages. With a width,
+ *  prose wraps under its own start; fix steps are commands to copy and stay whole. */
 function renderFinding(f: Finding, s: Style): string[] {
   const mark = s.color ? { critical: '✖', error: '✖', warning: '▲', info: 'ℹ' }[f.severity] : '-';
+  const w = s.width;
   const out = [
-    `  ${mark} ${s.sev(f.severity, SEV_LABEL[f.severity])} ${s.dim(f.code)}  ${s.bold(f.title)}${f.baseline ? s.dim(` (${f.baseline === 'new' ? 'new since the baseline' : 'unchanged since the baseline'})`) : ''}`,
+    hang(
+      `  ${mark} ${s.sev(f.severity, SEV_LABEL[f.severity])} ${s.dim(f.code)}  `,
+      `${s.bold(f.title)}${f.baseline ? s.dim(` (${f.baseline === 'new' ? 'new since the baseline' : 'unchanged since the baseline'})`) : ''}`,
+      w,
+    ),
   ];
   const indent = '      ';
-  for (const line of f.message.split('\n')) out.push(indent + line);
-  if (f.objects.length) out.push(`${indent}${s.dim('objects:')} ${f.objects.map(refText).join(', ')}`);
-  if (f.why) out.push(`${indent}${s.dim('why:')} ${f.why}`);
+  for (const line of f.message.split('\n')) out.push(hang(indent, line, w));
+  if (f.objects.length) out.push(hangItems(`${indent}${s.dim('objects:')} `, f.objects.map(refText), w));
+  if (f.why) out.push(hang(`${indent}${s.dim('why:')} `, f.why, w));
   if (f.fix?.length) {
     out.push(`${indent}${s.dim('fix:')}`);
     for (const step of f.fix) out.push(`${indent}  ${step}`);
@@ -46,21 +53,21 @@ function renderFinding(f: Finding, s: Style): string[] {
 
 function renderCheck(c: CheckResult, s: Style): string[] {
   const out: string[] = [];
+  // the check's line wraps under its title
+  const head = (mark: string, rest: string): string => hang(`${mark} `, `${s.bold(c.title)} ${s.dim(`[${c.id}]`)}: ${rest}`, s.width);
   if (c.status === 'passed') {
-    out.push(`${s.green(s.color ? '✔' : 'PASS')} ${s.bold(c.title)} ${s.dim(`[${c.id}]`)}: ${c.reason ?? ''}`);
+    out.push(head(s.green(s.color ? '✔' : 'PASS'), c.reason ?? ''));
   } else if (c.status === 'partial') {
-    out.push(`${s.yellow(s.color ? '◐' : 'PART')} ${s.bold(c.title)} ${s.dim(`[${c.id}]`)}: partial: ${c.reason ?? ''}`);
+    out.push(head(s.yellow(s.color ? '◐' : 'PART'), `partial: ${c.reason ?? ''}`));
   } else if (c.status === 'skipped') {
-    out.push(`${s.dim(s.color ? '○' : 'SKIP')} ${s.bold(c.title)} ${s.dim(`[${c.id}]`)}: skipped: ${c.reason ?? ''}`);
+    out.push(head(s.dim(s.color ? '○' : 'SKIP'), `skipped: ${c.reason ?? ''}`));
   } else {
     const sorted = [...c.findings].sort((a, b) => SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity]);
     const worstSev = sorted[0]!.severity;
-    out.push(
-      `${s.sev(worstSev, s.color ? '✖' : 'FAIL')} ${s.bold(c.title)} ${s.dim(`[${c.id}]`)}: ${c.findings.length} finding${c.findings.length === 1 ? '' : 's'}`,
-    );
+    out.push(head(s.sev(worstSev, s.color ? '✖' : 'FAIL'), `${c.findings.length} finding${c.findings.length === 1 ? '' : 's'}`));
     for (const f of sorted) out.push(...renderFinding(f, s));
   }
-  for (const n of c.notes) out.push(`    ${s.dim('not visible:')} ${n}`);
+  for (const n of c.notes) out.push(hang(`    ${s.dim('not visible:')} `, n, s.width));
   return out;
 }
 
@@ -78,8 +85,12 @@ export function renderText(report: Report, s: Style): string {
       ? `snapshot ${r.source.path}${r.source.capturedAt ? `, captured ${r.source.capturedAt}` : ''}`
       : `context ${r.source.context ?? '?'} (${r.source.server ?? '?'})`;
   const lines = [
-    s.bold(`kubectl arch ${r.command}`) + s.dim(` — ${src}${r.source.namespace ? `, namespace ${r.source.namespace}` : ''}`),
-    ...risksHeader(report.acceptedRisks),
+    hang(
+      '',
+      s.bold(`kubectl arch ${r.command}`) + s.dim(` — ${src}${r.source.namespace ? `, namespace ${r.source.namespace}` : ''}`),
+      s.width,
+    ),
+    ...risksHeader(report.acceptedRisks, s.width),
     '',
   ];
   lines.push(...renderFingerprint(r.fingerprint, s), '');
@@ -89,7 +100,11 @@ export function renderText(report: Report, s: Style): string {
   const counts = (['critical', 'error', 'warning', 'info'] as const).filter((k) => f[k] > 0).map((k) => `${f[k]} ${k}`);
   const sup = r.summary.suppressed ? `, ${r.summary.suppressed} suppressed` : '';
   lines.push(
-    `${r.summary.checks} checks: ${r.summary.withFindings} with findings${counts.length ? ` (${counts.join(', ')})` : ''}, ${r.summary.passed} passed, ${r.summary.partial ? `${r.summary.partial} partial, ` : ''}${r.summary.skipped} skipped${sup}`,
+    hang(
+      '',
+      `${r.summary.checks} checks: ${r.summary.withFindings} with findings${counts.length ? ` (${counts.join(', ')})` : ''}, ${r.summary.passed} passed, ${r.summary.partial ? `${r.summary.partial} partial, ` : ''}${r.summary.skipped} skipped${sup}`,
+      s.width,
+    ),
   );
   return lines.join('\n') + '\n';
 }
@@ -98,34 +113,38 @@ export function renderText(report: Report, s: Style): string {
 export function renderSuppressed(list: SuppressedFinding[], info: AcceptedRisksInfo | undefined, s: Style): string[] {
   const out: string[] = [];
   if (list.length) {
-    out.push(s.bold(`Suppressed (accepted risks): ${list.length}`));
+    out.push(hang('', s.bold(`Suppressed (accepted risks): ${list.length}`), s.width));
     for (const f0 of list) {
       const f = termSafeDeep(f0, false);
       const rule = f.suppressedBy;
-      out.push(`  ${s.dim('-')} ${SEV_LABEL[f.severity]} ${s.dim(f.code)}  ${f.title}`);
-      if (f.objects.length) out.push(`      ${s.dim('objects:')} ${f.objects.map(refText).join(', ')}`);
+      out.push(hang(`  ${s.dim('-')} ${SEV_LABEL[f.severity]} ${s.dim(f.code)}  `, f.title, s.width));
+      if (f.objects.length) out.push(hangItems(`      ${s.dim('objects:')} `, f.objects.map(refText), s.width));
       out.push(
-        `      ${s.dim('accepted:')} ${rule.reason} ${s.dim(`(${rule.file}, ignore #${rule.index}${rule.expires ? `, until ${rule.expires}` : ''})`)}`,
+        hang(
+          `      ${s.dim('accepted:')} `,
+          `${rule.reason} ${s.dim(`(${rule.file}, ignore #${rule.index}${rule.expires ? `, until ${rule.expires}` : ''})`)}`,
+          s.width,
+        ),
       );
     }
     out.push('');
   }
-  for (const r of info?.expired ?? []) out.push(s.yellow(`warning: ${termSafe(expiredText(r))}`));
+  for (const r of info?.expired ?? []) out.push(hang('', s.yellow(`warning: ${termSafe(expiredText(r))}`), s.width));
   if (info?.expired.length) out.push('');
   return out;
 }
 
 /** For the header of a report: which config files were read and what they suppressed, and any left unread. */
-export function risksHeader(info: AcceptedRisksInfo | undefined): string[] {
+export function risksHeader(info: AcceptedRisksInfo | undefined, width?: number): string[] {
   if (!info) return [];
   const out: string[] = [];
   const files = info.byFile ?? [];
   if (files.length) {
     const n = files.reduce((a, f) => a + f.suppressed, 0);
     const which = files.length === 1 ? files[0]!.file : files.map((f) => `${f.file} (${f.suppressed})`).join(', ');
-    out.push(termSafe(`accepted risks: ${findingCount(n)} suppressed by ${which}`));
+    out.push(hang('', termSafe(`accepted risks: ${findingCount(n)} suppressed by ${which}`), width));
   }
-  for (const f of info.untrusted ?? []) out.push(termSafe(`accepted risks: ${f} not read (its directory is not trusted)`));
+  for (const f of info.untrusted ?? []) out.push(hang('', termSafe(`accepted risks: ${f} not read (its directory is not trusted)`), width));
   return out;
 }
 

@@ -4,6 +4,7 @@ import { termSafeDeep } from '../lib/safe.js';
 import type { BaselineResult, ReportSource, Severity } from '../model.js';
 import { baselineText } from './baseline.js';
 import type { Style } from './style.js';
+import { hang, hangItems } from '../lib/wrap.js';
 
 export interface Pred {
   contract: string;
@@ -45,44 +46,59 @@ const LABEL: Record<Severity, string> = { critical: 'CRITICAL', error: 'ERROR', 
 export function renderWhatIf(doc0: WhatIfDoc, s: Style): string {
   const doc = termSafeDeep(doc0, true);
   const h = doc.hypothesis;
+  const w = s.width;
   const src = doc.source.type === 'snapshot' ? `snapshot ${doc.source.path}` : `context ${doc.source.context ?? '?'}`;
   const out: string[] = [
-    `kubectl arch what-if ${h.nodes.join(' ')}${h.remove ? ' --remove' : ''} — ${src}`,
-    `  ${doc.fingerprint.distribution} ${doc.fingerprint.serverVersion}, ${doc.fingerprint.nodes}`,
-    `  hypothesis: ${hypothesisLine(h)}`,
+    hang('', `kubectl arch what-if ${h.nodes.join(' ')}${h.remove ? ' --remove' : ''} — ${src}`, w),
+    hang('  ', `${doc.fingerprint.distribution} ${doc.fingerprint.serverVersion}, ${doc.fingerprint.nodes}`, w),
+    hang('  hypothesis: ', hypothesisLine(h), w),
     '',
   ];
   for (const [c, title] of SECTIONS) {
     const ps = doc.predictions.filter((p) => p.contract === c);
     const blind = doc.notJudged.filter((n) => n.contract === c);
-    out.push(s.bold(title));
+    out.push(hang('', s.bold(title), w));
     if (!ps.length) out.push(`  ${s.dim(blind.length ? 'nothing predicted in what was visible' : 'nothing predicted')}`);
-    for (const l of notJudgedLines(blind)) out.push(`  ${s.dim('not judged:')} ${l}`);
+    for (const l of notJudgedLines(blind)) out.push(hang(`  ${s.dim('not judged:')} `, l, w));
     const { full, tails } = groupMany(ps);
     for (const p of full) {
       out.push(
-        `  - ${s.sev(p.severity, LABEL[p.severity])} ${p.code}  ${p.title}${p.baseline ? s.dim(` (${p.baseline} since the baseline)`) : ''}`,
+        hang(
+          `  - ${s.sev(p.severity, LABEL[p.severity])} ${p.code}  `,
+          `${p.title}${p.baseline ? s.dim(` (${p.baseline} since the baseline)`) : ''}`,
+          w,
+        ),
       );
-      out.push(`      ${p.message.split('\n').join('\n      ')}`);
+      out.push(
+        p.message
+          .split('\n')
+          .map((l) => hang('      ', l, w))
+          .join('\n'),
+      );
       if (p.objects.length)
         out.push(
-          `      ${s.dim('concerns:')} ${p.objects.map((o) => `${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}`).join(', ')}`,
+          hangItems(
+            `      ${s.dim('concerns:')} `,
+            p.objects.map((o) => `${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}`),
+            w,
+          ),
         );
-      if (p.why) out.push(`      ${s.dim('why:')} ${p.why}`);
+      if (p.why) out.push(hang(`      ${s.dim('why:')} `, p.why, w));
+      // a fix is a command to copy, or says one: whole, whatever the width
       for (const f of p.fix ?? []) out.push(`      ${s.dim('fix:')} ${f}`);
     }
-    for (const t of tails) out.push(`  - ${s.sev(t.severity, LABEL[t.severity])} ${t.code}  ${restLine(t.rest)}`);
+    for (const t of tails) out.push(hang(`  - ${s.sev(t.severity, LABEL[t.severity])} ${t.code}  `, restLine(t.rest), w));
     out.push('');
   }
   // the notes not already said under a contract
   const said = new Set(doc.notJudged.map((n) => `${n.what}: not judged by ${n.by}${n.lost ? ` (${n.lost})` : ''}`));
   const rest = doc.notes.filter((n) => !said.has(n));
-  for (const n of rest) out.push(`${s.dim('note:')} ${n}`);
+  for (const n of rest) out.push(hang(`${s.dim('note:')} `, n, w));
   if (rest.length) out.push('');
   const once = oneAtATimeLine(doc);
-  if (once) out.push(once);
+  if (once) out.push(hang('', once, w));
   const v = verdictLine(doc);
-  out.push(v.tone === 'ok' ? s.green(v.text) : v.tone === 'error' ? s.sev('error', v.text) : v.text);
+  out.push(hang('', v.tone === 'ok' ? s.green(v.text) : v.tone === 'error' ? s.sev('error', v.text) : v.text, w));
   return `${out.join('\n')}\n${doc.baseline ? baselineText(doc.baseline, s) : ''}`;
 }
 

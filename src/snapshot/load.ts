@@ -17,6 +17,8 @@ import { Snapshot, SNAPSHOT_API_VERSION, SNAPSHOT_END_KIND, type SnapshotHeader 
 import { shapeProblem } from './validate.js';
 import { ingest } from './scrub.js';
 import { byText } from '../lib/order.js';
+import { exampleFiles } from './example-files.js';
+import { isExample } from './examples.js';
 
 const SNAPSHOT_EXT = /\.(ya?ml|json)$/i;
 /** JSON cannot be parsed in pieces; V8 strings stop at ~512 MiB. */
@@ -177,6 +179,10 @@ function parseJsonFile(file: string): Doc & { value: unknown } {
   } finally {
     closeSync(fd);
   }
+  return parseJsonText(file, text);
+}
+
+function parseJsonText(file: string, text: string): Doc & { value: unknown } {
   try {
     return { text: '', line: 1, value: JSON.parse(text) };
   } catch (e) {
@@ -197,7 +203,13 @@ function parseJsonFile(file: string): Doc & { value: unknown } {
 }
 
 /** The documents of one file, each parsed when asked for, with the line it starts on. */
-function* fileDocuments(file: string): Generator<{ parse: () => unknown; line: number }> {
+function* fileDocuments(file: string, embedded?: string): Generator<{ parse: () => unknown; line: number }> {
+  // an embedded example's file (src/snapshot/examples.ts: JSON only)
+  if (embedded !== undefined) {
+    const j = parseJsonText(file, embedded);
+    yield { parse: () => j.value, line: 1 };
+    return;
+  }
   // .json files are one JSON text; YAML files are split into documents, each of which may be JSON
   if (/\.json$/i.test(file)) {
     const j = parseJsonFile(file);
@@ -211,8 +223,11 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** Loads a snapshot: a file, a directory of files, or an example embedded in the CLI (`example:<name>`). */
 export function loadSnapshot(path: string): Snapshot {
-  const files = snapshotFiles(path);
+  const example = isExample(path) ? exampleFiles(path) : undefined;
+  const texts = new Map(example?.map((f) => [f.name, f.text]));
+  const files = example ? example.map((f) => f.name) : snapshotFiles(path);
   let header: Partial<SnapshotHeader> | undefined;
   const objects: KObject[] = [];
   const emptyLists: Array<{ group: string; kind: string }> = [];
@@ -273,7 +288,7 @@ export function loadSnapshot(path: string): Snapshot {
     // a document that fails after the header promised an end marker may be where the capture was cut: held until
     // the next document proves the file goes on (then it is the error), or the file ends without the marker
     let held: unknown;
-    for (const { parse, line } of fileDocuments(file)) {
+    for (const { parse, line } of fileDocuments(file, texts.get(file))) {
       if (held) throw held;
       try {
         take(parse(), line);

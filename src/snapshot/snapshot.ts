@@ -1,6 +1,6 @@
 // The snapshot: every object the checks need, fetched once (or loaded from files).
 // Checks only read it; nothing here does I/O.
-import { gkKey, groupOf, type KObject, type Need, type Unavailable } from '../model.js';
+import { gkKey, groupOf, type KObject, type Need, type ResourceType, type Unavailable } from '../model.js';
 
 export const SNAPSHOT_API_VERSION = 'kubectl-arch/v1';
 /** The last document of a saved snapshot: without it, the file was cut (an interrupted capture). */
@@ -48,6 +48,17 @@ export interface SnapshotHeader {
   unavailable: Unavailable[];
 }
 
+/** An object named by manifests (what-if -f): its type, namespace and name. */
+export interface NamedRef {
+  group: string;
+  kind: string;
+  namespace?: string;
+  name: string;
+}
+
+/** Its live copy read whole with a GET, absent (404), or why it could not be read. */
+export type NamedResult = { object: KObject } | { absent: true } | { unseen: string };
+
 /** Per list (by identity, with its length when scanned: lists only grow), the objects of it being deleted. */
 const deletingIn = new WeakMap<KObject[], { length: number; objects: KObject[] }>();
 
@@ -61,6 +72,10 @@ export class Snapshot {
   headerless = false;
   /** Objects given more than once in files (same type, namespace and name), counted once. */
   duplicates = 0;
+  /** what-if -f, read live: each named object's copy from its own GET (never saved: a snapshot keeps the lists). */
+  readonly named = new Map<string, NamedResult>();
+  /** what-if -f, read live: the kinds the API server serves (discovery), and whether discovery answered for all. */
+  served?: { types: Map<string, ResourceType>; complete: boolean; errors: string[] };
 
   constructor(header?: Partial<SnapshotHeader>) {
     this.header = { captured: [], unavailable: [], ...header };

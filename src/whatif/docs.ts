@@ -2,6 +2,8 @@
 // cannot know — the long form behind the command's --help, kept beside the code that predicts.
 import { WHATIF_CODES } from './codes.js';
 import { UNITS } from './predictions/registry.js';
+import { CHANGE_CODES } from '../change/codes.js';
+import { IMMUTABLE_TABLE } from '../checks/immutable-retry-loop/immutable.js';
 
 /** A paragraph in lines of at most 110 characters. */
 const wrap = (t: string): string =>
@@ -17,6 +19,31 @@ const wrap = (t: string): string =>
 
 export const WHATIF_ID = 'what-if';
 export const WHATIF_TITLE = 'What breaks if these nodes go down or are removed (kubectl arch what-if)';
+
+/** what-if -f and --k3s-config: a change before it is applied. */
+export const CHANGE_DOCS = {
+  what: [
+    'what-if -f FILE|DIR|- reads manifests as they would be applied (plain YAML or JSON, kustomize build or helm template',
+    'output) and, for each object, reads the live one (one GET each, never a Secret) or the one a snapshot holds, then',
+    'predicts what applying it would do: every change the API server refuses because a field cannot change once set',
+    '(ARCH-WI20, in its words, from the table below) and the owner that would retry it (Argo CD, Flux, the K3s deploy',
+    'controller, a HelmChart, Helm), a claim that would not grow (ARCH-WI21), what the owner tracks that the render no',
+    "longer holds — pruned or left behind (ARCH-WI22/23, when the manifests are the owner's whole render) — and the door:",
+    'kinds not served (ARCH-WI24), namespaces that do not exist (ARCH-WI25), fail-closed webhooks with no backend',
+    '(ARCH-WI26). --k3s-config FILE (--rke2-config) compares a new server config.yaml with what the servers run',
+    '(k3s.io/node-args, the cluster-dns ConfigMap, the live kube-dns Service, the packaged components): cluster-dns changed',
+    "after install (ARCH-WI27: the field notes' six-hour loop), cluster-cidr, service-cidr or the datastore (ARCH-WI28),",
+    'components newly disabled (ARCH-WI29), the etcd snapshot settings (ARCH-WI30).',
+  ].join('\n'),
+  limits: [
+    'Apply changes the fields a manifest writes: fields it leaves out are not compared (an object whose last apply set a',
+    'field the new manifest drops would lose it; that is not predicted). Values a snapshot masks (env values, credentials)',
+    "and bodies a snapshot does not keep (a Job's pod template, a ConfigMap's data) are not judged from a snapshot: the",
+    'live run reads each object whole. Secrets are never read, so a change to an immutable Secret is not judged. Pruning',
+    "assumes the manifests are the owner's whole render. Dual-stack Service changes other than the primary family are",
+    'not predicted.',
+  ].join('\n'),
+};
 
 export const WHATIF_DOCS = {
   what: [
@@ -110,6 +137,16 @@ export function whatIfExplainText(): string {
       `      reads: ${u.needs.map((n) => `${n.kind} (${n.role})`).join(', ')}`,
     ]),
     '',
+    'A CHANGE: what-if -f FILE|DIR|- and --k3s-config FILE',
+    indent(CHANGE_DOCS.what),
+    '',
+    '  What the API server refuses to change (one table, shared with the immutable-retry-loop check):',
+    ...IMMUTABLE_TABLE.map((r) => `    ${r.kind}: ${r.fields}`),
+    '',
+    indent(CHANGE_DOCS.limits),
+    '',
+    ...Object.entries(CHANGE_CODES).map(([k, v]) => `  ${k}  ${v}`),
+    '',
     'READS (list, read-only)',
     '  what doctor reads, and pods (requests, tolerations, claims), ReplicaSets (metadata), Deployments, StatefulSets,',
     '  PodDisruptionBudgets, PersistentVolumes, PersistentVolumeClaims',
@@ -128,6 +165,7 @@ export const whatIfExplainDoc = (): Record<string, unknown> => ({
   title: WHATIF_TITLE,
   codes: WHATIF_CODES,
   docs: WHATIF_DOCS,
+  change: { docs: CHANGE_DOCS, codes: CHANGE_CODES, immutable: IMMUTABLE_TABLE },
   predictions: UNITS.map((u) => ({
     id: u.id,
     code: u.code,
@@ -137,3 +175,50 @@ export const whatIfExplainDoc = (): Record<string, unknown> => ({
     reads: u.needs.map((n) => ({ kind: n.kind, group: n.group, role: n.role, lost: n.lost })),
   })),
 });
+
+const md = (s: string): string => s.replace(/([\\`*_[\]<>|])/g, '\\$1');
+const para = (s: string): string => md(s.split('\n').join(' '));
+
+/** docs/explain/what-if.md: what-if's explain page for a browser (npm run gen writes it; SARIF rules link to it). */
+export function whatIfExplainMarkdown(): string {
+  return [
+    '<!-- generated from src/whatif/docs.ts and the prediction units by `npm run gen`: edit those, not this file -->',
+    `# ${md(WHATIF_TITLE)}`,
+    '',
+    '`kubectl arch explain what-if`. [All checks](README.md)',
+    '',
+    '## What it predicts',
+    '',
+    para(WHATIF_DOCS.what),
+    '',
+    '## Why it matters',
+    '',
+    para(WHATIF_DOCS.why),
+    '',
+    '## The verdict',
+    '',
+    para(WHATIF_DOCS.verdict),
+    '',
+    '## How to use it',
+    '',
+    para(WHATIF_DOCS.fix),
+    '',
+    '## What a prediction can and cannot know',
+    '',
+    para(WHATIF_DOCS.limits),
+    '',
+    '## A change: `-f` and `--k3s-config`',
+    '',
+    para(CHANGE_DOCS.what),
+    '',
+    '| kind | what cannot change |',
+    '|---|---|',
+    ...IMMUTABLE_TABLE.map((r) => `| ${r.kind} | ${md(r.fields)} |`),
+    '',
+    para(CHANGE_DOCS.limits),
+    '',
+    '## Codes',
+    '',
+    ...Object.entries(WHATIF_CODES).flatMap(([k, v]) => [`### ${k}`, '', md(v), '']),
+  ].join('\n');
+}

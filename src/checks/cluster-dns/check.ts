@@ -88,7 +88,9 @@ function readyEndpoints(ctx: CheckContext, s: KObject): { ready: string[]; notRe
   };
 }
 
-const waiting = (p: KObject): string => {
+const waiting = (p: KObject, down?: Set<string>): string => {
+  // what-if: its node is down by hypothesis, so is the pod, whatever phase it last reported
+  if (down?.has(String(p.spec?.nodeName ?? ''))) return `${p.metadata.name} (stopping: its node ${p.spec.nodeName} is down by hypothesis)`;
   const cs = Array.isArray(p.status?.containerStatuses) ? p.status.containerStatuses : [];
   const w = cs
     .map((c: { state?: { waiting?: { reason?: string } }; restartCount?: number }) =>
@@ -96,6 +98,13 @@ const waiting = (p: KObject): string => {
     )
     .filter(Boolean);
   return `${p.metadata.name} (${p.status?.phase ?? '?'}${isReady(p) ? ', Ready' : condition(p, 'Ready') ? ', not Ready' : ''}${w.length ? `, ${w.join('; ')}` : ''})`;
+};
+
+/** How a DNS pod is, as said in a finding: in a what-if, a pod on a node down by hypothesis is stopping with it. */
+const podState = (ctx: CheckContext): ((p: KObject) => string) => {
+  const h = ctx.snap.header.hypothetical;
+  const down = new Set(h && !h.remove ? h.nodes : []);
+  return (p) => waiting(p, down);
 };
 
 function dnsFindings(ctx: CheckContext, s: KObject, how: string, serviceSeen = true): Array<Draft<Code>> {
@@ -114,7 +123,7 @@ function dnsFindings(ctx: CheckContext, s: KObject, how: string, serviceSeen = t
     clusterIP: s.spec?.clusterIP,
     selector: sel,
     found: how,
-    matchingPods: matched.map(waiting),
+    matchingPods: matched.map(podState(ctx)),
     readyEndpoints: ready,
     endpointsSource: ep?.source ?? 'none',
   };
@@ -145,7 +154,7 @@ function dnsFindings(ctx: CheckContext, s: KObject, how: string, serviceSeen = t
       }`;
       objects = [...objects, ...lookalikes.slice(0, 3).map(podRef)];
     } else {
-      why = `${matched.length} pod${matched.length === 1 ? '' : 's'} match${matched.length === 1 ? 'es' : ''} the selector ${selText}, none is ready: ${matched.slice(0, 4).map(waiting).join('; ')}`;
+      why = `${matched.length} pod${matched.length === 1 ? '' : 's'} match${matched.length === 1 ? 'es' : ''} the selector ${selText}, none is ready: ${matched.slice(0, 4).map(podState(ctx)).join('; ')}`;
       objects = [...objects, ...matched.slice(0, 4).map(podRef)];
     }
     out.push(
@@ -180,7 +189,7 @@ function dnsFindings(ctx: CheckContext, s: KObject, how: string, serviceSeen = t
         'ARCH-DNS02',
         'warning',
         `${down.length} of ${matched.length} cluster DNS pods are not ready`,
-        `${down.map(waiting).join('; ')}. DNS is still served by ${ready.length} ready endpoint${ready.length === 1 ? '' : 's'}, with less headroom.`,
+        `${down.map(podState(ctx)).join('; ')}. DNS is still served by ${ready.length} ready endpoint${ready.length === 1 ? '' : 's'}, with less headroom.`,
         {
           objects: down.map(podRef),
           evidence,
@@ -205,10 +214,10 @@ function nodeLocalFindings(ctx: CheckContext): Array<Draft<Code>> {
       'ARCH-DNS02',
       'warning',
       `NodeLocal DNSCache is not ready on ${down.length} node${down.length === 1 ? '' : 's'}: ${down.map((p) => p.spec?.nodeName ?? '?').join(', ')}`,
-      `${down.map(waiting).join('; ')}. Pods on ${down.length === 1 ? 'that node' : 'those nodes'} resolve through the local cache (169.254.20.10 or the kube-dns IP it binds), so DNS fails there while the rest of the cluster works.`,
+      `${down.map(podState(ctx)).join('; ')}. Pods on ${down.length === 1 ? 'that node' : 'those nodes'} resolve through the local cache (169.254.20.10 or the kube-dns IP it binds), so DNS fails there while the rest of the cluster works.`,
       {
         objects: down.map(podRef),
-        evidence: { pods: down.map(waiting) },
+        evidence: { pods: down.map(podState(ctx)) },
         why: "NodeLocal DNSCache intercepts DNS on each node: its pod is the node's only resolver.",
         fix: [
           `kubectl -n ${down[0]!.metadata.namespace} logs ${down[0]!.metadata.name} --previous   # often a forward loop to itself, or a bind address in use`,

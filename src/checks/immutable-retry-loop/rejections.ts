@@ -12,9 +12,10 @@
 // Flux shortens to `Job/ns/name dry-run failed (Invalid): spec.template: field is immutable`.
 // Flux's own "immutable field detected" is NOT a rejection text (it also follows plain validation errors).
 import { goLiteralText } from './golit.js';
+import { IMMUTABLE_WORDS } from './immutable.js';
 
-const DETAIL =
-  'field is immutable|may not change once set|primary (?:clusterIP|ipFamily) can not be unset|updates to statefulset spec for fields other than|is immutable after creation';
+/** The API server's words for "can never change", from the one table of them (./immutable.ts). */
+const DETAIL = IMMUTABLE_WORDS.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
 export const IMMUTABLE_RE = new RegExp(DETAIL, 'i');
 
 export interface Change {

@@ -12,6 +12,7 @@ import { fingerprintOf, type Finding, type Severity } from '../../model.js';
 import { wellFormedDeep } from '../../lib/safe.js';
 import { atFaultFirst, objectPath, type FormatOptions, type FormatRun } from './model.js';
 import { explainUrl, PROJECT_URL } from '../../checks/docs.js';
+import { WHATIF_CODES } from '../../whatif/codes.js';
 
 export const SARIF_SCHEMA = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
 
@@ -26,7 +27,34 @@ const seg = (s: string): string => encodeURIComponent(/^_*\.+$/.test(s) ? `_${s}
 const artifactUri = (context: string, path?: string): string =>
   ['k8s', seg(context || '_'), ...(path ? path.split('/').map(seg) : [])].join('/');
 
+/** what-if's predictions as rules: the codes it predicted, each with its explain page. */
+function whatIfRules(run: FormatRun): Array<Record<string, unknown>> {
+  const codes = [...new Set(run.checks.filter((c) => c.id === 'what-if').flatMap((c) => c.findings.map((f) => f.code)))].sort();
+  return codes.map((code) => {
+    const meaning = WHATIF_CODES[code] ?? CHECKS.flatMap((c) => Object.entries(c.codes)).find(([k]) => k === code)?.[1] ?? code;
+    return {
+      id: code,
+      name: code.replace(/[^A-Za-z0-9]/g, ''),
+      shortDescription: { text: String(meaning) },
+      fullDescription: { text: `kubectl arch what-if predicts it: ${String(meaning)}.` },
+      helpUri: explainUrl('what-if', code),
+      help: {
+        text: `More: kubectl arch explain ${code}`,
+        markdown: `More: \`kubectl arch explain ${code}\` ([what-if](${explainUrl('what-if', code)}))`,
+      },
+      properties: { checkId: 'what-if', tags: ['kubernetes', 'what-if'] },
+    };
+  });
+}
+
+/** A manifest as a SARIF artifact: its path as given (relative to the repository in a pipeline), or a file: URI. */
+const fileUri = (file: string): string => {
+  const f = file.replace(/\\/g, '/');
+  return f.startsWith('/') ? `file://${f.split('/').map(encodeURIComponent).join('/')}` : f.split('/').map(encodeURIComponent).join('/');
+};
+
 function rules(run: FormatRun): Array<Record<string, unknown>> {
+  if (run.checks.some((c) => c.id === 'what-if')) return whatIfRules(run);
   const ids = new Set(run.checks.map((c) => c.id));
   const out: Array<Record<string, unknown>> = [];
   for (const c of CHECKS.filter((x) => ids.has(x.id))) {
@@ -57,20 +85,33 @@ function result(run: FormatRun, f: Finding & { suppressedBy?: { reason: string; 
     ...(ruleIndex >= 0 ? { ruleIndex } : {}),
     level: LEVEL[f.severity],
     message: { text: `${f.title}\n${f.message}` },
-    locations: objects.map((o) => ({
-      physicalLocation: { artifactLocation: { uri: artifactUri(run.context, o ? objectPath(o) : undefined) } },
-      ...(o
-        ? {
-            logicalLocations: [
-              {
-                name: o.name,
-                fullyQualifiedName: `${run.context}/${objectPath(o)}`,
-                kind: 'resource',
+    locations: [
+      // what-if -f: the manifest line first (code scanning annotates it), then the objects
+      ...(f.location && f.location.file !== '-'
+        ? [
+            {
+              physicalLocation: {
+                artifactLocation: { uri: fileUri(f.location.file) },
+                region: { startLine: Math.max(1, f.location.line) },
               },
-            ],
-          }
-        : {}),
-    })),
+            },
+          ]
+        : []),
+      ...objects.map((o) => ({
+        physicalLocation: { artifactLocation: { uri: artifactUri(run.context, o ? objectPath(o) : undefined) } },
+        ...(o
+          ? {
+              logicalLocations: [
+                {
+                  name: o.name,
+                  fullyQualifiedName: `${run.context}/${objectPath(o)}`,
+                  kind: 'resource',
+                },
+              ],
+            }
+          : {}),
+      })),
+    ],
     // the fault's own fingerprint (code and objects): the same across runs, captures, contexts and machines
     partialFingerprints: { 'kubectlArchFinding/v2': f.fingerprint ?? fingerprintOf(f) },
     ...(f.baseline ? { baselineState: f.baseline } : {}),

@@ -55,9 +55,12 @@ const TITLES: Record<MapSection['contract'], string> = {
 
 const WOULD_BREAK = '<span class="wb"><span aria-hidden="true">⚡</span> would break</span>';
 
+// A part's name is the words it shows (its status, would break, its name and what it is), so what a screen reader
+// says and what a voice command names are the words on the screen; how many findings and predictions are its
+// description, in a hidden element next to it.
 function partButton(line: MapLine, key: string, predicted: number): string {
   const st = partStatus(line.checks);
-  const label = `${line.name}: ${st.status === 'none' ? 'no check concerns it' : `${st.findings ? `${st.findings} finding${st.findings === 1 ? '' : 's'}, worst ` : ''}${st.status}`}${predicted ? `; would break (${predicted} predicted)` : ''}`;
+  const desc = `${st.status === 'none' ? 'no check concerns it' : `${st.findings ? `${st.findings} finding${st.findings === 1 ? '' : 's'}, worst ` : ''}${st.status}`}${predicted ? `; would break (${predicted} predicted)` : ''}`;
   return `<button${attrs({
     type: 'button',
     class: `part s-${st.status}${line.indent ? ' sub' : ''}${predicted ? ' predicted' : ''}`,
@@ -65,9 +68,9 @@ function partButton(line: MapLine, key: string, predicted: number): string {
     'data-part': key,
     'aria-controls': `d-${key}`,
     'aria-expanded': 'false',
-    'aria-label': label,
+    'aria-describedby': `s-${key}`,
     title: `${line.name} — ${line.detail}`,
-  })}>${badge(st.status, statusText(st))}${predicted ? WOULD_BREAK : ''}<span class="name">${esc(line.name)}</span><span class="pdetail">${esc(line.detail)}</span></button>`;
+  })}>${badge(st.status, statusText(st))}${predicted ? WOULD_BREAK : ''}<span class="name">${esc(line.name)}</span><span class="pdetail">${esc(line.detail)}</span></button><span${attrs({ id: `s-${key}`, class: 'pdesc', hidden: true })}>${esc(desc)}</span>`;
 }
 
 function zone(map: ArchMap, contract: MapSection['contract'], cls: string, w?: WhatIfOverlay): string {
@@ -113,10 +116,10 @@ function detail(map: ArchMap, si: number, li: number, input: MapPageInput): stri
   return `<article${attrs({ class: 'detail', id: `d-${key}`, 'data-part': key, tabindex: '-1', 'aria-labelledby': `h-${key}` })}>
 <h3${attrs({ id: `h-${key}` })}>${badge(st.status, statusText(st))} ${esc(line.name)}</h3>
 <p class="muted">${TITLES[sec.contract]} · ${esc(line.detail)}</p>
-${predicted.length ? `<section class="predicted-here"><h4>${WOULD_BREAK} — predicted</h4>${predicted.map(findingHtml).join('')}</section>` : ''}
+${predicted.length ? `<section class="predicted-here"><h4>${WOULD_BREAK} — predicted</h4>${predicted.map((f) => findingHtml(f, 5)).join('')}</section>` : ''}
 <section><h4>Checks</h4>${line.checks.length ? `<ul class="checks">${line.checks.map(checkLine).join('')}</ul>` : '<p class="muted">No check concerns this part.</p>'}
 ${reasons.length ? `<ul class="tree muted">${reasons.join('')}</ul>` : ''}</section>
-${findings.length ? `<section><h4>${input.whatIf ? 'Other findings' : 'Findings'}</h4>${findings.map(findingHtml).join('')}</section>` : ''}
+${findings.length ? `<section><h4>${input.whatIf ? 'Other findings' : 'Findings'}</h4>${findings.map((f) => findingHtml(f, 5)).join('')}</section>` : ''}
 <section class="blast"><h4>Blast radius</h4>
 ${b?.summary ? `<p class="bsum">${b.now ? '<strong>Broken now:</strong> ' : '<strong>If it fails:</strong> '}${esc(b.summary)}</p>` : ''}
 ${b?.chain.length ? `<h5>works through</h5>${tree(b.chain)}` : ''}
@@ -130,7 +133,7 @@ const ARROWS_UD = `<svg viewBox="0 0 40 36" width="40" height="36" aria-hidden="
 
 const MAP_CSS = `
 .wrap{display:grid;grid-template-columns:minmax(0,1fr) minmax(300px,420px);gap:20px;padding-top:16px;align-items:start}
-@media (max-width:1100px){.wrap{grid-template-columns:1fr}}
+@media (max-width:1100px){.wrap{grid-template-columns:minmax(0,1fr)}}
 .picture{display:grid;grid-template-columns:minmax(120px,170px) 48px minmax(0,1fr);grid-template-areas:"loops loops loops" ". . cycle" "users a1 cp" "iface iface iface" "nodes nodes nodes";gap:6px 0}
 .zone{border:2px solid var(--line);border-radius:10px;padding:10px;background:var(--box)}
 .zone h2{font-size:.95rem;letter-spacing:.03em}
@@ -169,6 +172,12 @@ aside{font-size:.9rem;position:sticky;top:8px;max-height:calc(100vh - 16px);over
 .checks{list-style:none;padding:0;margin:0}.checks li{margin:2px 0}
 .legend{display:flex;flex-wrap:wrap;gap:6px;margin:6px 0 10px}
 .bsum{margin:4px 0}
+@media (max-width:720px){header,main,footer{padding-left:12px;padding-right:12px}
+.picture{grid-template-columns:minmax(0,1fr);grid-template-areas:"loops" "cycle" "users" "a1" "cp" "iface" "nodes"}
+.cycle{padding-left:0}
+.cp>.row{grid-template-columns:minmax(0,1fr)}
+.a1 svg,.a2 svg{transform:rotate(90deg);margin:10px 0}
+aside{position:static;max-height:none;overflow:visible}}
 @media print{.undrawn>*{display:block}.wrap{display:block}aside{position:static;max-height:none;overflow:visible;border:0;padding:0;background:none;break-before:page}
 .js .detail{display:block}#hint{display:none}.picture{break-inside:avoid}.part{break-inside:avoid}.part .pdetail{-webkit-line-clamp:unset;display:block}}
 `;
@@ -200,7 +209,7 @@ ${w.doc.notes.map((n) => `<p class="muted">not visible: ${esc(n)}</p>`).join('')
 ${
   w.undrawn.length
     ? `<details class="undrawn"><summary>${w.undrawn.length} predicted that no part of the map draws (workloads, volumes, capacity)</summary>
-${full.map(findingHtml).join('')}${tails.map((t) => `<p>${badge(t.severity)} <span class="code">${esc(t.code)}</span> ${esc(restLine(t.rest))}</p>`).join('')}</details>`
+${full.map((f) => findingHtml(f, 2)).join('')}${tails.map((t) => `<p>${badge(t.severity)} <span class="code">${esc(t.code)}</span> ${esc(restLine(t.rest))}</p>`).join('')}</details>`
     : ''
 }`;
 }

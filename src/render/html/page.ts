@@ -31,14 +31,14 @@ const BASE_CSS = `
 @media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;--line:#3d444d;--panel:#151b23;--box:#0d1117;
 --critical:#ff7b72;--error:#f85149;--warning:#d29922;--info:#58a6ff;--ok:#3fb950;--partial:#bc8cff;--skipped:#9198a1;--none:#9198a1;--accent:#4493f8}}
 *{box-sizing:border-box}
-body{margin:0;background:var(--bg);color:var(--fg)}
+body{margin:0;background:var(--bg);color:var(--fg);overflow-wrap:break-word}
 header,main,footer{padding:0 24px}
 header{padding-top:16px;border-bottom:1px solid var(--line)}
 h1{font-size:1.35rem;margin:0 0 4px}
 h2{font-size:1.1rem;margin:0 0 8px}
 h3{font-size:1.05rem;margin:0 0 6px}
 h4{font-size:.95rem;margin:14px 0 4px}
-h5{font-size:.85rem;margin:10px 0 2px;color:var(--muted);text-transform:uppercase;letter-spacing:.04em}
+h5,.subhead{font-size:.85rem;margin:10px 0 2px;color:var(--muted);text-transform:uppercase;letter-spacing:.04em}
 p{margin:4px 0}
 .muted{color:var(--muted)}
 code,pre{font:13px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace}
@@ -66,19 +66,24 @@ footer{color:var(--muted);font-size:.8rem;padding-bottom:16px;padding-top:12px;b
 header,main,footer{padding:0}}
 `;
 
-/** Fix steps: commands ready to copy (each its own block; the page's script adds a copy button). */
-export function fixHtml(fix: string[] | undefined): string {
+/** A heading level below the page's h1. */
+export type Level = 2 | 3 | 4 | 5 | 6;
+
+/** Fix steps: commands ready to copy (each its own block; the page's script adds a copy button). Their heading is
+ *  at `level`, one below the heading the finding sits under, so the levels go down one at a time. */
+export function fixHtml(fix: string[] | undefined, level: Level): string {
   if (!fix?.length) return '';
-  return `<h5>fix</h5><ol class="fix">${fix.map((f) => `<li><pre class="cmd"><code>${esc(f)}</code></pre></li>`).join('')}</ol>`;
+  return `<h${level} class="subhead">fix</h${level}><ol class="fix">${fix.map((f) => `<li><pre class="cmd"><code>${esc(f)}</code></pre></li>`).join('')}</ol>`;
 }
 
-export function findingHtml(f: Pick<Finding, 'severity' | 'code' | 'title' | 'message' | 'objects' | 'why' | 'fix'>): string {
+/** A finding; `level` is the level of the headings inside it (see fixHtml). */
+export function findingHtml(f: Pick<Finding, 'severity' | 'code' | 'title' | 'message' | 'objects' | 'why' | 'fix'>, level: Level): string {
   return `<div class="finding s-${f.severity}">
 <p>${badge(f.severity)} <span class="code">${esc(f.code)}</span> <span class="title">${esc(f.title)}</span></p>
 <p class="message">${esc(f.message)}</p>
 ${f.objects.length ? `<p><span class="muted">objects:</span> ${f.objects.map((o) => `<code>${esc(refText(o))}</code>`).join(', ')}</p>` : ''}
 ${f.why ? `<p><span class="muted">why:</span> ${esc(f.why)}</p>` : ''}
-${fixHtml(f.fix)}
+${fixHtml(f.fix, level)}
 </div>`;
 }
 

@@ -1,0 +1,168 @@
+// Text that fits the terminal (#37): prose wrapped to a width in terminal cells, each continuation line indented like
+// the text it continues (a hanging indent: under a finding's message, under the map's value column). Without a width
+// (a pipe or a file, the MCP server) nothing changes: the text is returned as it was given.
+//
+// What is never broken:
+// - a word: lines break only at spaces; a word too long for the indent starts under the lead's own start (or as far
+//   left as it needs), one wider than the whole width runs past it (the terminal shows it on two rows, copies it whole);
+// - a command in prose: a backtick-quoted span, and `kubectl …` up to the end of its clause (`;`, `,` or `)` ends it,
+//   `(`, `#` or `—` after it too) — it moves to a line of its own rather than be cut;
+// - a command line: the renderers do not pass fix steps and command lines here at all (they may run past the width).
+// Widths are measured with string-width: escape sequences take no cell, CJK and most emoji two. Styles (SGR) open at
+// a break are closed at the end of the line and opened again after the indent, so no indent is underlined or dimmed.
+// Text from the cluster arrives escaped (lib/safe.ts): wrapping only splits it at spaces, it never changes a character.
+import stringWidth from 'string-width';
+
+const SGR = /\x1b\[[0-9;]*m/g;
+const ASCII = /^[\x20-\x7e]*$/;
+
+/** Terminal cells a string takes: escape sequences none, wide characters (CJK, most emoji) two. Printable ASCII is
+ *  one cell a character: counted here, without string-width's Unicode tables (most of what is measured). */
+export const cells = (s: string): number => {
+  const plain = s.replace(SGR, '');
+  return ASCII.test(plain) ? plain.length : stringWidth(s);
+};
+
+/** Continuation lines keep at least this many cells for their text: a deeper hanging indent is pulled left. */
+const MIN_TEXT = 20;
+
+const RESET = '\x1b[0m';
+
+/** The SGR sequences still in force after `s`, given those in force before it. */
+function styleAfter(active: string[], s: string): string[] {
+  let out = active;
+  for (const m of s.match(SGR) ?? []) out = m === RESET || m === '\x1b[m' ? [] : [...out, m];
+  return out;
+}
+
+interface Atom {
+  text: string;
+  /** The spaces after it (kept when the next atom stays on the line). */
+  sep: string;
+  width: number;
+}
+
+const COMMAND_START = /^[("'`]?kubectl$/;
+const COMMAND_END = /[;,)]$/;
+const AFTER_COMMAND = /^(?:\(|#|\u2014$)/;
+
+/** The text as atoms: words, with a backtick-quoted span or a `kubectl …` command kept as one. */
+function atoms(text: string): Atom[] {
+  const parts = text.split(/( +)/);
+  const words: Array<{ text: string; sep: string }> = [];
+  for (let i = 0; i < parts.length; i += 2) words.push({ text: parts[i]!, sep: parts[i + 1] ?? '' });
+  const out: Array<{ text: string; sep: string }> = [];
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    let text = w.text;
+    let sep = w.sep;
+    const ticks = (s: string): number => s.split('`').length - 1;
+    if (ticks(text) % 2 === 1) {
+      // a backtick span: up to the word that closes it (or the end)
+      while (i + 1 < words.length) {
+        const n = words[++i]!;
+        text += sep + n.text;
+        sep = n.sep;
+        if (ticks(n.text) % 2 === 1) break;
+      }
+    } else if (COMMAND_START.test(text)) {
+      // a kubectl command: up to the end of its clause
+      while (i + 1 < words.length && !COMMAND_END.test(text) && !AFTER_COMMAND.test(words[i + 1]!.text)) {
+        const n = words[++i]!;
+        text += sep + n.text;
+        sep = n.sep;
+      }
+    }
+    out.push({ text, sep });
+  }
+  return out.filter((a) => a.text !== '').map((a) => ({ ...a, width: cells(a.text) }));
+}
+
+/** Atoms after a lead, wrapped: the first line starts with `lead`, the next ones with `indent` spaces. */
+function wrapOne(lead: string, list: Atom[], width: number, indent: number): string[] {
+  const lines: string[] = [];
+  let line = lead;
+  let used = cells(lead);
+  let empty = true; // nothing but the lead (or the indent) on the line yet
+  let active = styleAfter([], lead);
+  const hang = Math.max(0, Math.min(indent, width - MIN_TEXT));
+  // where an atom too long for the indent goes: under the lead's own start, or as far left as it needs
+  const base = Math.min(hang, /^ */.exec(lead)![0].length);
+  const newLine = (at: number): void => {
+    lines.push(line.trimEnd() + (active.length ? RESET : ''));
+    line = ' '.repeat(at) + active.join('');
+    used = at;
+    empty = true;
+  };
+  let sep = '';
+  for (const a of list) {
+    const gap = empty ? 0 : cells(sep);
+    if (used + gap + a.width > width) {
+      // a fresh line at the indent, or further left for an atom too long for it (a long name stays whole)
+      const at = a.width <= width - hang ? hang : a.width <= width - base ? base : Math.max(0, width - a.width);
+      if (!empty || at < used) newLine(at);
+    }
+    if (!empty) {
+      line += sep;
+      used += gap;
+    }
+    line += a.text;
+    used += a.width;
+    empty = false;
+    active = styleAfter(active, a.text);
+    sep = a.sep;
+  }
+  lines.push(line.trimEnd());
+  return lines;
+}
+
+/**
+ * Prose after a lead, to fit `width` cells: the first line is `lead` + text, continuation lines start with `indent`
+ * spaces (by default as wide as the lead and the text's own leading spaces: the hanging indent). A text of several
+ * lines keeps its line breaks, each line wrapped the same way. Without a width, or when it fits, it comes back as
+ * `lead + text`, unchanged.
+ */
+export function hang(lead: string, text: string, width: number | undefined, indent?: number): string {
+  if (!width) return lead + text;
+  return text
+    .split('\n')
+    .map((t, i) => {
+      const l = i === 0 ? lead : ' '.repeat(indent ?? cells(lead));
+      const own = /^ */.exec(t)![0];
+      const first = l + own;
+      const rest = t.slice(own.length);
+      if (cells(first + rest) <= width) return first + rest;
+      const at = indent ?? cells(first);
+      if (cells(first) <= width - MIN_TEXT) return wrapOne(first, atoms(rest), width, at).join('\n');
+      // a lead that leaves the text no room is wrapped as text too, after its own leading spaces
+      const spaces = /^ */.exec(first)![0];
+      return wrapOne(spaces, atoms(first.slice(spaces.length) + rest), width, Math.min(at, spaces.length + 4)).join('\n');
+    })
+    .join('\n');
+}
+
+/**
+ * A list after a lead (objects, checks, a table's cells), to fit `width` cells: `lead + items.join(joiner)`, broken
+ * only between items — an item ("Deployment blog/blog-web", "etcd-quorum ok") is never split. As hang() otherwise.
+ */
+export function hangItems(lead: string, items: string[], width: number | undefined, joiner = ', ', indent?: number): string {
+  const text = items.join(joiner);
+  if (!width || cells(lead + text) <= width) return lead + text;
+  const mark = joiner.trimEnd();
+  const sep = joiner.slice(mark.length) || ' ';
+  const list = items.map((t, i) => {
+    const last = i === items.length - 1;
+    const own = last ? t : t + mark;
+    return { text: own, sep: last ? '' : sep, width: cells(own) };
+  });
+  return wrapOne(lead, list, width, indent ?? cells(lead)).join('\n');
+}
+
+/** Lines of text each wrapped under its own leading spaces (text whose layout is its indentation, e.g. docs). */
+export function wrapLines(text: string, width: number | undefined): string {
+  if (!width) return text;
+  return text
+    .split('\n')
+    .map((l) => hang('', l, width))
+    .join('\n');
+}

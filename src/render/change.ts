@@ -1,0 +1,137 @@
+// `what-if -f` as text: the change (how many objects would be created, updated, refused, not judged), then one section
+// per contract, each prediction with the manifest line it concerns and the API server's own words, then the verdict.
+import { termSafeDeep } from '../lib/safe.js';
+import type { BaselineResult, ReportSource, Severity } from '../model.js';
+import { baselineText } from './baseline.js';
+import type { Style } from './style.js';
+import { notJudgedLines, type Pred } from './whatif.js';
+import { hang, hangItems } from '../lib/wrap.js';
+
+export interface ChangeDoc {
+  source: ReportSource;
+  fingerprint: { distribution: string; serverVersion: string; nodes: string };
+  hypothesis: {
+    change: {
+      files: string[];
+      objects: number;
+      create: number;
+      update: number;
+      refused: number;
+      'not judged': number;
+      config?: { program: string; file: string; settings: Array<{ key: string; now?: string; new?: string; changed: boolean }> };
+    };
+  };
+  objects: Array<{
+    ref: { kind: string; namespace?: string; name: string };
+    location: { file: string; line: number };
+    state: string;
+    why?: string;
+  }>;
+  predictions: Array<Pred & { location?: { file: string; line: number }; apiError?: string }>;
+  notJudged: Array<{ contract: string; what: string; by: string; lost?: string }>;
+  notes: string[];
+  verdict: { safe: boolean | null; state: 'safe' | 'not safe' | 'not judged' | 'no gate'; failOn: string; exitCode: number };
+  baseline?: BaselineResult;
+}
+
+const SECTIONS: Array<[string, string]> = [
+  ['door', 'DOOR — the API server is the only way in'],
+  ['loops', 'LOOPS — everything else reconciles'],
+  ['state', 'STATE — lives only in etcd'],
+  ['interfaces', 'INTERFACES — node boundaries are swappable'],
+];
+const LABEL: Record<Severity, string> = { critical: 'CRITICAL', error: 'ERROR', warning: 'WARNING', info: 'info' };
+
+export function renderChange(doc0: ChangeDoc, s: Style): string {
+  const doc = termSafeDeep(doc0, true);
+  const w = s.width;
+  const c = doc.hypothesis.change;
+  const src = doc.source.type === 'snapshot' ? `snapshot ${doc.source.path}` : `context ${doc.source.context ?? '?'}`;
+  const parts = [
+    `${c.create} to create`,
+    `${c.update} to update`,
+    `${c.refused} refused`,
+    ...(c['not judged'] ? [`${c['not judged']} not judged`] : []),
+  ];
+  const cmd = [...c.files.map((f) => `-f ${f}`), ...(c.config ? [`--${c.config.program}-config ${c.config.file}`] : [])].join(' ');
+  const out: string[] = [
+    hang('', `kubectl arch what-if ${cmd} — ${src}`, w),
+    hang('  ', `${doc.fingerprint.distribution} ${doc.fingerprint.serverVersion}, ${doc.fingerprint.nodes}`, w),
+    ...(c.files.length ? [hang('  change: ', `${c.objects} object${c.objects === 1 ? '' : 's'} applied: ${parts.join(', ')}`, w)] : []),
+    ...(c.config
+      ? [
+          hang(
+            '  config: ',
+            c.config.settings.length
+              ? c.config.settings
+                  .map((x) => `${x.key} ${x.changed ? `${x.now ?? '?'} → ${x.new ?? '?'}` : `${x.new ?? '?'} (unchanged)`}`)
+                  .join('; ')
+              : 'no setting it judges (cluster-dns, cluster-cidr, service-cidr, datastore-endpoint, disable, etcd snapshots)',
+            w,
+          ),
+        ]
+      : []),
+    '',
+  ];
+  for (const [contract, title] of SECTIONS) {
+    const ps = doc.predictions.filter((p) => p.contract === contract);
+    const blind = doc.notJudged.filter((n) => n.contract === contract);
+    if (!ps.length && !blind.length && contract !== 'door' && contract !== 'loops') continue;
+    out.push(hang('', s.bold(title), w));
+    if (!ps.length) out.push(`  ${s.dim(blind.length ? 'nothing predicted in what was visible' : 'nothing predicted')}`);
+    for (const l of notJudgedLines(blind)) out.push(hang(`  ${s.dim('not judged:')} `, l, w));
+    for (const p of ps) {
+      out.push(
+        hang(
+          `  - ${s.sev(p.severity, LABEL[p.severity])} ${p.code}  `,
+          `${p.title}${p.baseline ? s.dim(` (${p.baseline} since the baseline)`) : ''}`,
+          w,
+        ),
+      );
+      if (p.location) out.push(`      ${s.dim('at:')} ${p.location.file}:${p.location.line}`);
+      for (const l of p.message.split('\n')) out.push(hang('      ', l, w));
+      if (p.objects.length)
+        out.push(
+          hangItems(
+            `      ${s.dim('concerns:')} `,
+            p.objects.map((o) => `${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}`),
+            w,
+          ),
+        );
+      if (p.why) out.push(hang(`      ${s.dim('why:')} `, p.why, w));
+      // a fix is a command to copy, or says one: whole, whatever the width
+      for (const f of p.fix ?? []) out.push(`      ${s.dim('fix:')} ${f}`);
+    }
+    out.push('');
+  }
+  for (const n of doc.notes) out.push(hang(`${s.dim('note:')} `, n, w));
+  if (doc.notes.length) out.push('');
+  const v = verdictLine(doc);
+  out.push(hang('', v.tone === 'ok' ? s.green(v.text) : v.tone === 'error' ? s.sev('error', v.text) : v.text, w));
+  return `${out.join('\n')}\n${doc.baseline ? baselineText(doc.baseline, s) : ''}`;
+}
+
+function verdictLine(doc: ChangeDoc): { text: string; tone: 'ok' | 'error' | 'plain' } {
+  const counts = (['critical', 'error', 'warning', 'info'] as Severity[])
+    .map((sev) => [sev, doc.predictions.filter((p) => p.severity === sev).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([sev, n]) => `${n} ${sev}`);
+  switch (doc.verdict.state) {
+    case 'no gate':
+      return { text: `no gate (--fail-on none): ${counts.length ? `${counts.join(', ')} predicted` : 'nothing predicted'}`, tone: 'plain' };
+    case 'safe':
+      return {
+        text: `safe to apply: nothing predicted at or above ${doc.verdict.failOn}${counts.length ? ` (${counts.join(', ')})` : ''}, and every object and what it rests on was visible`,
+        tone: 'ok',
+      };
+    case 'not safe':
+      return { text: `NOT safe to apply: ${counts.join(', ')} predicted (--fail-on ${doc.verdict.failOn})`, tone: 'error' };
+    default: {
+      const n = doc.notJudged.length;
+      return {
+        text: `not judged: ${n} thing${n === 1 ? '' : 's'} it rests on ${n === 1 ? 'was' : 'were'} not visible (above); nothing at or above ${doc.verdict.failOn} predicted in what was${counts.length ? ` (${counts.join(', ')})` : ''}`,
+        tone: 'error',
+      };
+    }
+  }
+}
