@@ -132,6 +132,22 @@ describe('what-if -f, live', () => {
     expect(srv.requests.slice(before).some((q) => /secrets/.test(q.path))).toBe(false);
   });
 
+  test('many objects of one type: one list of the type instead of a GET each, with the same answers', async () => {
+    // 25 ConfigMaps, of which the cluster holds none: each is created; one list, no GET per object
+    const many = Array.from(
+      { length: 25 },
+      (_, i) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: many-${i}, namespace: shop}\ndata: {a: b}\n`,
+    ).join('---\n');
+    writeFileSync(join(dir, 'many.yaml'), many);
+    const before = srv.requests.length;
+    const r = await arch(['what-if', '-f', join(dir, 'many.yaml'), '-o', 'json'], { KUBECONFIG: kubeconfig });
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(JSON.parse(r.stdout).hypothesis.change).toMatchObject({ objects: 25, create: 25 });
+    const mine = srv.requests.slice(before);
+    expect(mine.filter((q) => /\/configmaps\/many-/.test(q.path))).toEqual([]);
+    expect(mine.filter((q) => /^\/api\/v1\/configmaps\?/.test(q.path)).length).toBeGreaterThanOrEqual(1);
+  });
+
   test('from stdin, as a pipeline runs it (helm template … | kubectl arch what-if -f -)', async () => {
     const r = await run('sh', ['-c', `cat ${join(dir, 'chart.yaml')} | ${BIN} what-if -f - -o json`], { KUBECONFIG: kubeconfig });
     expect(r.code).toBe(1);

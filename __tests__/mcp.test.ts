@@ -207,6 +207,36 @@ describe('fit (the cut itself)', () => {
   });
 });
 
+describe('what-if for a change: manifests and a K3s config.yaml as text', () => {
+  test('manifests: what the API server would refuse, as the CLI predicts it from -f', async () => {
+    const manifests =
+      'apiVersion: v1\nkind: Service\nmetadata: {name: kube-dns, namespace: kube-system}\nspec: {clusterIP: 169.254.20.10}\n';
+    const r = await call(mcp, 'what-if', { snapshot: 'example:field-notes-k3s', manifests });
+    expect(r.isError).toBeFalsy();
+    const doc = r.structuredContent as any;
+    expect(doc.kind).toBe('WhatIf');
+    expect(doc.objects.map((o: { state: string }) => o.state)).toEqual(['refused']);
+    // the example snapshot keeps the kube-dns Service: refused; the CLI on the same input says the same
+    const file = join(tempDir(), 'm.yaml');
+    writeFileSync(file, manifests);
+    const cli = await arch(['what-if', '-f', file, '--snapshot', 'example:field-notes-k3s', '-o', 'json', '--fail-on', 'none']);
+    expect(JSON.parse(cli.stdout).objects.map((o: { state: string }) => o.state)).toEqual(
+      doc.objects.map((o: { state: string }) => o.state),
+    );
+  });
+
+  test("k3sConfig: the field notes' cluster-dns change, foreseen", async () => {
+    const r = await call(mcp, 'what-if', { snapshot: 'example:field-notes-k3s', k3sConfig: 'cluster-dns: 169.254.20.10\n' });
+    expect(r.isError).toBeFalsy();
+    expect((r.structuredContent as any).predictions.map((p: { code: string }) => p.code)).toEqual(['ARCH-WI27']);
+  });
+
+  test('nodes and manifests together, or neither, are tool errors', async () => {
+    expect((await call(mcp, 'what-if', { snapshot: 'example:field-notes-k3s', nodes: ['ilwon'], manifests: 'a: b' })).isError).toBe(true);
+    expect((await call(mcp, 'what-if', { snapshot: 'example:field-notes-k3s' })).isError).toBe(true);
+  });
+});
+
 describe('untrusted inputs are tool errors, and the server keeps serving', () => {
   const refused = async (m: Mcp, tool: string, args: Record<string, unknown>, re: RegExp): Promise<ToolResult> => {
     const r = await call(m, tool, args);

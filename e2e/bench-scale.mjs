@@ -1,10 +1,14 @@
 // npm run bench:scale — kubectl-arch against a real kube-apiserver + etcd holding 10,000 then 50,000
 // objects (pods, services, configmaps, events, tracked Deployments, Argo CD Applications) across 200
 // namespaces; nine pods in ten are Running (status written through /status, as a kubelet would).
-// Measures, in the same run: doctor, orphans, what-if node-1 and what-if of every worker (one at a time included) wall time, peak RSS and request count (from the audit
+// Measures, in the same run: doctor, orphans, what-if node-1, what-if of every worker (one at a time included) and
+// what-if -f over 1,000 manifests: wall time, peak RSS and request count (from the audit
 // log), against the lower bound: the same client listing the same types metadata-only with nothing
 // else done (scripts/list-only.ts). Prints a table; asserts nothing.
 import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { readAudit, startControlPlane, USERS } from './lib/cluster.mjs';
 import { grantReaders } from './lib/readers.mjs';
 import { listOnlyCommand } from '../scripts/lib/list-only.mjs';
@@ -192,10 +196,52 @@ try {
       });
     });
   const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  // #40: what-if -f over 1,000 manifests of objects the cluster holds (ConfigMaps, Services and Deployments in the
+  // order the fill created them: a label added to each; one Service in ten asks for another clusterIP, refused)
+  const manifestsFile = join(mkdtempSync(join(tmpdir(), 'ka-bench-')), 'render.yaml');
+  const writeManifests = () => {
+    const docs = [];
+    for (let k = 0; docs.length < 1000; k++) {
+      const i = k % NS;
+      const ns = `ns-${String(i).padStart(3, '0')}`;
+      const n = Math.floor(k / NS);
+      const r = k % 20;
+      const labels = { 'app.kubernetes.io/instance': `app-${i}`, team: 'bench' };
+      if (r >= 8 && r < 13)
+        docs.push({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${n}`, namespace: ns, labels }, data: { key: 'y' } });
+      else if (r >= 13 && r < 15)
+        docs.push({
+          apiVersion: 'v1',
+          kind: 'Service',
+          metadata: { name: `svc-${n}`, namespace: ns, labels },
+          spec: {
+            selector: { app: `web-${n % 10}` },
+            ports: [{ port: 80 }],
+            ...(docs.length % 10 === 0 ? { clusterIP: '10.43.255.254' } : {}),
+          },
+        });
+      else if (r >= 18)
+        docs.push({
+          apiVersion: 'apps/v1',
+          kind: 'Deployment',
+          metadata: { name: `web-${n}`, namespace: ns, labels },
+          spec: {
+            replicas: 2,
+            selector: { matchLabels: { app: `web-${n}` } },
+            template: {
+              metadata: { labels: { app: `web-${n}` } },
+              spec: { containers: [{ name: 'app', image: 'registry.example/app:1.1' }] },
+            },
+          },
+        });
+    }
+    writeFileSync(manifestsFile, docs.map((d) => JSON.stringify(d)).join('\n---\n'));
+  };
   const rows = [];
   const ratios = [];
   for (const size of SIZES) {
     await fill(size);
+    writeManifests();
     const res = {};
     for (const [name, args] of [
       ['lower bound (list-only, metadata)', ['list-only']],
@@ -204,6 +250,8 @@ try {
       ['kubectl arch what-if node-1', ['what-if', 'node-1']],
       // every worker, together and one at a time (#39: at most 3x doctor)
       ['kubectl arch what-if node-1 node-2 node-3', ['what-if', 'node-1', 'node-2', 'node-3']],
+      // #40: at most 1.5x doctor
+      ['kubectl arch what-if -f (1,000 manifests)', ['what-if', '-f', manifestsFile]],
     ]) {
       await runOnce(args);
       const rs = [];
@@ -216,7 +264,7 @@ try {
     const lb = res['lower bound (list-only, metadata)'];
     const vs = (name) => (res[name].ms / res['kubectl arch doctor'].ms).toFixed(2);
     ratios.push(
-      `${size} objects: what-if ${vs('kubectl arch what-if node-1')}x doctor, every worker one at a time included ${vs('kubectl arch what-if node-1 node-2 node-3')}x`,
+      `${size} objects: what-if ${vs('kubectl arch what-if node-1')}x doctor, every worker one at a time included ${vs('kubectl arch what-if node-1 node-2 node-3')}x, what-if -f over 1,000 manifests ${vs('kubectl arch what-if -f (1,000 manifests)')}x`,
     );
     for (const [name, r] of Object.entries(res))
       rows.push([
@@ -242,7 +290,7 @@ try {
     );
   console.log(ratios.join('; '));
   console.log(
-    'targets: doctor and orphans within 1.5x of the lower bound; what-if within 1.2x of doctor, every worker one at a time included within 3x; peak RSS <= 250 MB at 50,000 objects; time linear in objects',
+    'targets: doctor and orphans within 1.5x of the lower bound; what-if within 1.2x of doctor, every worker one at a time included within 3x; what-if -f over 1,000 manifests within 1.5x of doctor; peak RSS <= 250 MB at 50,000 objects; time linear in objects',
   );
 } finally {
   await stopAll();

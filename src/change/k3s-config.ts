@@ -33,6 +33,11 @@ export function readServerConfig(file: string, program: Program): ServerConfig {
   } finally {
     closeSync(fd);
   }
+  return parseServerConfig(text, file, program);
+}
+
+/** A config.yaml given as text (the MCP server's k3sConfig). */
+export function parseServerConfig(text: string, file: string, program: Program): ServerConfig {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   if (doc.errors[0])

@@ -344,10 +344,7 @@ export function predictChange(manifests: Manifest[], snap: Snapshot, now: Date, 
     const loop = retryText(owner, snap);
     // the owner retries only if these manifests are what it applies (a pipeline rendering its source); by hand, the
     // apply fails once and the owner keeps applying its own
-    const byOwner =
-      owner && owner.tool !== 'controller'
-        ? ` If these manifests are not ${owner.label}'s source but applied by hand, the apply fails once and ${owner.label} keeps its own.`
-        : '';
+    const byOwner = owner && owner.tool !== 'controller' ? " Applied by hand instead (not from its owner's source), it fails once." : '';
     predictions.push({
       contract: 'loops',
       code: resize ? 'ARCH-WI21' : 'ARCH-WI20',

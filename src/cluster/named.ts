@@ -1,4 +1,5 @@
-// `what-if -f`: the live copy of each object the manifests name, one GET each (never a write, never a Secret), whole
+// `what-if -f`: the live copy of each object the manifests name — a GET each, or for many of one type one list of the
+// type keeping only those (never a write, never a Secret) — whole
 // but scrubbed like everything that enters a snapshot (credentials masked; no per-type trim: the comparison needs the
 // fields the trims drop, e.g. a Job's pod template). Discovery says which kinds the API server serves, and where each
 // lives (its resource and scope). Answers: the object, absent (404), or why it could not be read (403, a timeout).
@@ -9,6 +10,8 @@ import { ApiStatusError, ApiTransportError, type ApiClient } from './client.js';
 
 /** GETs in flight at once: the client bounds connections too; this bounds memory and the server's load. */
 const PARALLEL = 16;
+/** From this many objects of one type, one list of the type instead of a GET each. */
+const LIST_FROM = 20;
 
 /** Kinds served but never listed by discovery's filter (src/cluster/discovery.ts skips Secrets): still served. */
 const ALWAYS_SERVED: ResourceType[] = [{ group: '', version: 'v1', resource: 'secrets', kind: 'Secret', namespaced: true }];
@@ -31,16 +34,65 @@ export async function namedStep(
     const t = served.get(gkKey(r.group, r.kind));
     return t ? { ...r, namespace: t.namespaced ? (r.namespace ?? named.defaultNamespace) : undefined } : r;
   });
-  let next = 0;
+  // many objects of one type: one list of the type, keeping only those (cheaper than a GET each: 1,000 manifests of a
+  // chart are mostly a few types); a few: a GET each. A list the reader may not make falls back to GETs.
+  const byType = new Map<string, NamedRef[]>();
+  for (const r of refs) byType.set(gkKey(r.group, r.kind), [...(byType.get(gkKey(r.group, r.kind)) ?? []), r]);
+  const gets: NamedRef[] = [];
   let done = 0;
+  const report = (): void => {
+    if (done % 50 === 0 || done === refs.length) progress?.(`objects of the manifests (${done}/${refs.length})`);
+  };
+  await Promise.all(
+    [...byType.entries()].map(async ([k, rs]) => {
+      const t = served.get(k);
+      if (!t || rs.length < LIST_FROM || (t.group === '' && t.kind === 'Secret')) {
+        gets.push(...rs);
+        return;
+      }
+      const wanted = new Set(rs.map(namedKey));
+      const found = new Map<string, KObject>();
+      try {
+        const base = t.group ? `/apis/${t.group}/${t.version}/${t.resource}` : `/api/${t.version}/${t.resource}`;
+        await client.list(base, {}, (items, restart) => {
+          if (restart) found.clear();
+          for (const it of items as unknown as KObject[]) {
+            const key = namedKey({
+              group: t.group,
+              kind: t.kind,
+              namespace: t.namespaced ? it.metadata?.namespace : undefined,
+              name: String(it.metadata?.name ?? ''),
+            });
+            if (!wanted.has(key)) continue;
+            it.apiVersion = t.group ? `${t.group}/${t.version}` : t.version;
+            it.kind = t.kind;
+            found.set(key, scrub(it));
+          }
+        });
+      } catch (e) {
+        if (!(e instanceof ApiStatusError) && !(e instanceof ApiTransportError)) throw e;
+        gets.push(...rs);
+        return;
+      }
+      // listed: what the list does not hold does not exist
+      for (const r of rs) {
+        const o = found.get(namedKey(r));
+        snap.named.set(namedKey(r), o ? { object: o } : { absent: true });
+        done++;
+        report();
+      }
+    }),
+  );
+  let next = 0;
   const worker = async (): Promise<void> => {
-    while (next < refs.length) {
-      const r = refs[next++]!;
+    while (next < gets.length) {
+      const r = gets[next++]!;
       snap.named.set(namedKey(r), await getOne(client, served.get(gkKey(r.group, r.kind)), r));
-      if (++done % 50 === 0 || done === refs.length) progress?.(`objects of the manifests (${done}/${refs.length})`);
+      done++;
+      report();
     }
   };
-  await Promise.all(Array.from({ length: Math.min(PARALLEL, refs.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(PARALLEL, gets.length) }, worker));
 }
 
 export const namedKey = (r: NamedRef): string => `${gkKey(r.group, r.kind)}\u0000${r.namespace ?? ''}\u0000${r.name}`;

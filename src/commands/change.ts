@@ -14,14 +14,17 @@ import { CONFIGMAPS, R } from '../resources.js';
 import { verdictOf } from '../whatif/predict.js';
 import { acquire, runDeadline, type GlobalArgs, type stdoutStyle } from './common.js';
 import { baselineFor, markAgainst, readReport } from './baseline.js';
-import { MAX_MANIFEST_BYTES, readManifests } from '../change/manifests.js';
+import { MAX_MANIFEST_BYTES, parseManifests, readManifests } from '../change/manifests.js';
 import { predictChange, writtenRefs } from '../change/predict.js';
-import { predictServerConfig, readServerConfig } from '../change/k3s-config.js';
+import { parseServerConfig, predictServerConfig, readServerConfig } from '../change/k3s-config.js';
 
 export interface ChangeArgs extends GlobalArgs {
   filename?: string | string[];
   'k3s-config'?: string;
   'rke2-config'?: string;
+  /** The MCP server's: manifests and a config.yaml given as text, not files. */
+  manifestsText?: string;
+  k3sConfigText?: string;
 }
 
 /** CustomResourceDefinitions: which kinds they add and their scope, not their schemas (often megabytes). */
@@ -99,10 +102,22 @@ export async function changeReport(args: ChangeArgs): Promise<{
   const configFile = args['k3s-config'] ?? args['rke2-config'];
   if (args['k3s-config'] !== undefined && args['rke2-config'] !== undefined)
     throw new InputError('--k3s-config and --rke2-config: give one (a cluster runs one of them)');
-  if (!paths.length && configFile === undefined) throw new InputError('what-if -f needs a file, a directory or - (stdin)');
+  if (!paths.length && configFile === undefined && args.manifestsText === undefined && args.k3sConfigText === undefined)
+    throw new InputError('what-if -f needs a file, a directory or - (stdin)');
   // read before any request: a bad file is a usage error
-  const manifests = paths.length ? readManifests(paths, readStdin) : [];
-  const config = configFile !== undefined ? readServerConfig(String(configFile), program) : undefined;
+  const manifests =
+    args.manifestsText !== undefined
+      ? parseManifests(args.manifestsText, 'manifests')
+      : paths.length
+        ? readManifests(paths, readStdin)
+        : [];
+  if (args.manifestsText !== undefined && !manifests.length) throw new InputError('manifests: no objects in them');
+  const config =
+    args.k3sConfigText !== undefined
+      ? parseServerConfig(args.k3sConfigText, 'k3sConfig', 'k3s')
+      : configFile !== undefined
+        ? readServerConfig(String(configFile), program)
+        : undefined;
   const deadline = args.runDeadline ?? (await runDeadline(args));
   const base = args.baseline ? readReport(args.baseline) : undefined;
   const defaultNamespace = args.namespace ?? 'default';
@@ -138,7 +153,7 @@ export async function changeReport(args: ChangeArgs): Promise<{
     fingerprint: { distribution: fp.distribution, serverVersion: fp.serverVersion, nodes: fp.nodes.summary },
     hypothesis: {
       change: {
-        files: paths,
+        files: args.manifestsText !== undefined ? ['manifests'] : paths,
         objects: r.objects.length,
         ...counts,
         ...(config ? { config: { program, file: config.file, settings: cfg!.settings } } : {}),

@@ -16,6 +16,8 @@ import { mapReport } from '../commands/map.js';
 import { orphansOne } from '../commands/orphans.js';
 import { quorumOne } from '../commands/quorum.js';
 import { whatIfReport } from '../commands/whatif.js';
+import { changeReport } from '../commands/change.js';
+import { InputError } from '../errors.js';
 import { isWhatIf, whatIfExplainDoc, whatIfExplainText } from '../whatif/docs.js';
 import { makeStyle } from '../render/style.js';
 import { filterDoctor, filterOrphans } from './fit.js';
@@ -67,6 +69,9 @@ const reportFields = (z: Zod): Record<string, Z.ZodType> => ({
   checks: z.array(z.object({ id: z.string(), status: z.enum(['passed', 'findings', 'partial', 'skipped']) }).loose()).optional(),
   contexts: z.array(z.object({ context: z.string(), status: z.enum(['ok', 'failed']) }).loose()).optional(),
 });
+
+/** Manifests as text in one call: a large chart's render is a few hundred KiB. */
+const MAX_MCP_TEXT = 4 * 1024 * 1024;
 
 const CHECK_IDS = CHECKS.map((c) => c.id) as [string, ...string[]];
 const CODES = CHECKS.flatMap((c) => Object.keys(c.codes)) as [string, ...string[]];
@@ -204,14 +209,28 @@ export const TOOLS: ToolSpec[] = [
     name: 'what-if',
     title: 'What breaks if these nodes go down or are removed',
     description:
-      'Predicts, before a reboot, a drain or a removal, what breaks if these nodes go down for a while (or, with remove, are removed for good: their etcd members too): etcd quorum as it would be, webhooks and aggregated APIs whose only backends are there, controllers that stop, DNS and ingress with nothing left, pods pinned to local volumes, PodDisruptionBudgets that would stop kubectl drain, pods that would not fit, and for several nodes whether one at a time is safe (`kubectl arch what-if <nodes> -o json`). verdict.safe says whether nothing is predicted at or above error. It only reads and changes nothing; a node that does not exist is an error naming it.',
+      'With manifests (or k3sConfig) instead of nodes: what applying them would do, before it is applied. Otherwise it predicts, before a reboot, a drain or a removal, what breaks if these nodes go down for a while (or, with remove, are removed for good: their etcd members too): etcd quorum as it would be, webhooks and aggregated APIs whose only backends are there, controllers that stop, DNS and ingress with nothing left, pods pinned to local volumes, PodDisruptionBudgets that would stop kubectl drain, pods that would not fit, and for several nodes whether one at a time is safe (`kubectl arch what-if <nodes> -o json`). verdict.safe says whether nothing is predicted at or above error. It only reads and changes nothing; a node that does not exist is an error naming it.',
     input: (z) => ({
       ...source(z, { many: false, namespace: false }),
-      nodes: z.array(z.string().min(1).max(253)).min(1).max(100).describe('Node names (as kubectl get nodes lists them)'),
+      nodes: z.array(z.string().min(1).max(253)).min(1).max(100).optional().describe('Node names (as kubectl get nodes lists them)'),
       remove: z
         .boolean()
         .optional()
         .describe('Gone for good: the nodes deleted and their etcd members removed (default: down for a while)'),
+      manifests: z
+        .string()
+        .min(1)
+        .max(MAX_MCP_TEXT)
+        .optional()
+        .describe(
+          'Instead of nodes: manifests that would be applied (YAML or JSON, many documents; helm template or kustomize build output), as text — what the API server would refuse, what an owner would prune, the door (`kubectl arch what-if -f -`)',
+        ),
+      k3sConfig: z
+        .string()
+        .min(1)
+        .max(64 * 1024)
+        .optional()
+        .describe('Instead of nodes: a new K3s server config.yaml, as text (`kubectl arch what-if --k3s-config FILE`)'),
     }),
     openWorld: true,
     output: (z) =>
@@ -223,6 +242,18 @@ export const TOOLS: ToolSpec[] = [
           .optional(),
       }),
     async run(input, settings, hooks) {
+      const change = input.manifests !== undefined || input.k3sConfig !== undefined;
+      if (change && (input.nodes !== undefined || input.remove !== undefined))
+        throw new InputError('what-if takes nodes, or manifests/k3sConfig: not both');
+      if (!change && !input.nodes) throw new InputError('what-if needs nodes, manifests or k3sConfig');
+      if (change) {
+        const r = await changeReport({
+          ...callArgs(settings, sourceOf(input), hooks),
+          ...(input.manifests !== undefined ? { manifestsText: input.manifests } : {}),
+          ...(input.k3sConfig !== undefined ? { k3sConfigText: input.k3sConfig } : {}),
+        });
+        return { structured: r.structured, text: await r.text(makeStyle(false)), reach: 'call what-if with fewer manifests' };
+      }
       const r = await whatIfReport({ ...callArgs(settings, sourceOf(input), hooks), nodes: input.nodes, remove: input.remove === true });
       return { structured: r.structured, text: await r.text(makeStyle(false)), reach: 'call what-if with fewer nodes' };
     },
