@@ -123,6 +123,9 @@ describe('map -o html on the example', () => {
     const desc = (name: string): string | undefined => buttons.find((b) => b[3] === name)?.[4];
     expect(desc('K3s deploy controller')).toBe('1 finding, worst error');
     expect(desc('Argo CD')).toBe('2 findings, worst error');
+    // one error and one info: the badge counts the errors, the words name the rest (never "ERROR ×2")
+    expect(html).toContain('ERROR</span> <code>gitops-orphans</code> — 2 findings on this part (1 error, 1 info)');
+    expect(html).not.toMatch(/ERROR ×2<\/span> <code>gitops-orphans/);
     expect(desc('CNI')).toBe('no check concerns it');
     expect((html.match(/<article class="detail"/g) ?? []).length).toBe(parts.length);
     // the distribution's real layout frames the door and the state

@@ -4,10 +4,10 @@
 // arrangement (CSS grid), so no layout library. Every part is a button labelled with the status of the checks that
 // concern it (a word and an icon next to the colour); selecting one shows its findings (why, fix) and its blast
 // radius, and marks the parts that depend on it. The distribution's real layout frames the door and the state.
-import type { ArchMap, LineCheck, MapLine, MapSection } from '../../map/build.js';
+import type { ArchMap, CountedCheck, LineCheck, MapLine, MapSection } from '../../map/build.js';
 import type { BlastNode, BlastRadius, ControlPlaneLayout } from '../../map/blast.js';
 import { partKey } from '../../map/blast.js';
-import { faultKey, SEVERITY_RANK, type CheckResult } from '../../model.js';
+import { faultKey, SEVERITY_RANK, type CheckResult, type Severity } from '../../model.js';
 import type { Report } from '../report.js';
 import { groupMany, hypothesisLine, oneAtATimeLine, restLine, verdictLine, type Pred, type WhatIfDoc } from '../whatif.js';
 import { attrs, esc } from './escape.js';
@@ -34,17 +34,26 @@ export interface WhatIfOverlay {
 }
 
 /** The worst of a part's checks: a finding's severity, then partial, ok, skipped; no check at all is 'none'. */
-export function partStatus(checks: LineCheck[]): { status: Status; findings: number } {
+export function partStatus(checks: LineCheck[]): { status: Status; findings: number; worstCount?: number } {
   const findings = checks.reduce((n, c) => n + c.findings, 0);
   const sevs = checks.filter((c) => c.status === 'findings').map((c) => c.worst ?? 'info');
-  if (sevs.length) return { status: sevs.sort((a, b) => SEVERITY_RANK[b] - SEVERITY_RANK[a])[0]!, findings };
+  if (sevs.length) {
+    const worst = sevs.sort((a, b) => SEVERITY_RANK[b] - SEVERITY_RANK[a])[0]!;
+    return { status: worst, findings, worstCount: checks.reduce((n, c) => n + severityCount(c, worst), 0) };
+  }
   if (checks.some((c) => c.status === 'partial')) return { status: 'partial', findings };
   if (checks.some((c) => c.status === 'passed')) return { status: 'ok', findings };
   if (checks.some((c) => c.status === 'skipped')) return { status: 'skipped', findings };
   return { status: 'none', findings };
 }
 
-const statusText = (s: { status: Status; findings: number }): string => (s.findings > 1 ? ` ×${s.findings}` : '');
+/** How many findings of this severity a check has on the line (its bySeverity; without it, all of them at its worst). */
+const severityCount = (c: LineCheck, sev: Severity): number => {
+  const by = (c as CountedCheck).bySeverity;
+  return by ? (by[sev] ?? 0) : c.worst === sev ? c.findings : 0;
+};
+/** The badge counts the worst severity only: one error and one info is "ERROR", never "ERROR ×2". */
+const statusText = (s: { worstCount?: number }): string => ((s.worstCount ?? 0) > 1 ? ` ×${s.worstCount}` : '');
 
 const TITLES: Record<MapSection['contract'], string> = {
   state: 'STATE',
@@ -90,7 +99,10 @@ const tree = (nodes: BlastNode[]): string =>
 function checkLine(c: LineCheck): string {
   const s: Status =
     c.status === 'findings' ? (c.worst ?? 'info') : c.status === 'passed' ? 'ok' : c.status === 'partial' ? 'partial' : 'skipped';
-  return `<li>${badge(s, c.findings > 1 ? ` ×${c.findings}` : '')} <code>${esc(c.id)}</code>${c.findings ? ` — ${c.findings} finding${c.findings === 1 ? '' : 's'} on this part` : ''}</li>`;
+  const n = c.status === 'findings' ? severityCount(c, c.worst ?? 'info') : 0;
+  const by = (c as CountedCheck).bySeverity ?? {};
+  const words = (['critical', 'error', 'warning', 'info'] as Severity[]).filter((x) => by[x]).map((x) => `${by[x]} ${x}`);
+  return `<li>${badge(s, n > 1 ? ` ×${n}` : '')} <code>${esc(c.id)}</code>${c.findings ? ` — ${c.findings} finding${c.findings === 1 ? '' : 's'} on this part${words.length > 1 ? ` (${words.join(', ')})` : ''}` : ''}</li>`;
 }
 
 function detail(map: ArchMap, si: number, li: number, input: MapPageInput): string {
