@@ -187,7 +187,8 @@ describe('the npm package', () => {
       sh('npm', ['install', '-g', '--offline', '--no-audit', '--no-fund', '--prefix', join(dir, 'prefix'), join(dir, info.filename)]);
       const { args, stdout } = readmeExample();
       const r = fromEmptyDir(join(dir, 'prefix/bin/kubectl-arch'), args, `${join(ROOT, 'node_modules/.bin')}:/usr/bin:/bin`);
-      expect(r).toEqual({ status: 0, stdout, stderr: '' });
+      // exit 1: the example has findings at error, which is what it is there to show
+      expect(r).toEqual({ status: 1, stdout, stderr: '' });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -232,7 +233,7 @@ describe('per platform', () => {
       const { args, stdout } = readmeExample();
       expect(args).toEqual(['doctor', '--snapshot', 'example:field-notes-k3s']);
       // no Node on PATH, no examples/ anywhere near: the example is inside the binary
-      expect(fromEmptyDir(join(dir, 'kubectl-arch'), args, '/usr/bin:/bin')).toEqual({ status: 0, stdout, stderr: '' });
+      expect(fromEmptyDir(join(dir, 'kubectl-arch'), args, '/usr/bin:/bin')).toEqual({ status: 1, stdout, stderr: '' });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -414,7 +415,7 @@ describe('the real krew', () => {
       env: { ...env, NO_COLOR: '1', COLUMNS: undefined },
       encoding: 'utf8',
     });
-    expect({ status: e.status, stdout: e.stdout, stderr: e.stderr }).toEqual({ status: 0, stdout: first.stdout, stderr: '' });
+    expect({ status: e.status, stdout: e.stdout, stderr: e.stderr }).toEqual({ status: 1, stdout: first.stdout, stderr: '' });
     const d = await spawnAsync(KUBECTL, ['arch', 'doctor', '-o', 'json', '--fail-on', 'none'], env);
     expect({ code: d.code, stderr: d.stderr }).toEqual({ code: 0, stderr: '' });
     expect(JSON.parse(d.stdout).fingerprint.distribution).toBe('K3s');
