@@ -104,6 +104,26 @@ describe('orphan scan', () => {
     expect(by['gone-label']).toMatchObject({ confidence: 'low', signals: ['label'] });
   });
 
+  test("K3s's traefik (helm-controller: instance traefik-kube-system, release traefik) is Helm's, not a deleted Application", () => {
+    const helm = { 'meta.helm.sh/release-name': 'traefik', 'meta.helm.sh/release-namespace': 'kube-system' };
+    const rep = scan([
+      argoCm(),
+      app('blog'),
+      o(
+        'apps/v1',
+        'Deployment',
+        'traefik',
+        'kube-system',
+        { ...inst('traefik-kube-system'), 'app.kubernetes.io/managed-by': 'Helm' },
+        helm,
+      ),
+      o('v1', 'Service', 'traefik', 'kube-system', inst('traefik-kube-system'), helm),
+      // no Helm annotations: an Argo CD leftover still is one
+      o('v1', 'ConfigMap', 'c', 'x', inst('gone-label')),
+    ]);
+    expect(rep.groups.map((g) => g.owner.name)).toEqual(['gone-label']);
+  });
+
   test('label tracking configured: label-only is medium confidence; with annotation tracking a label-only leftover is still reported, flagged', () => {
     expect(
       scan([argoCm({ 'application.resourceTrackingMethod': 'label' }), app('x'), o('v1', 'ConfigMap', 'c', 'n', inst('gone'))]).groups[0]!

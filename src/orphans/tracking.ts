@@ -129,10 +129,12 @@ export function claim(o: KObject, cfg: ArgoConfig, controllerNs: string | undefi
   // Flux's own install manifests label everything app.kubernetes.io/instance: flux-system, part-of: flux
   if (instance && !tid && l['app.kubernetes.io/part-of'] === 'flux') return null;
   if (instance) {
-    // a Helm CLI release with that name owns the object: it is Helm's, not Argo CD's
+    // a Helm release owns the object (the Helm CLI, K3s's helm-controller, which names the instance
+    // `<release>-<namespace>` for traefik: traefik-kube-system): it is Helm's, not Argo CD's — Argo CD renders charts
+    // with `helm template` and never writes meta.helm.sh annotations
     const release = a['meta.helm.sh/release-name'];
     const k = appKey(instance, controllerNs);
-    if (release === instance && !liveApps.has(`${k.namespace}/${k.name}`)) return null;
+    if (release && !liveApps.has(`${k.namespace}/${k.name}`)) return null;
     const method = cfg.trackingMethod;
     const confidence: Confidence = method === 'label' ? 'medium' : 'low';
     const caveat =

@@ -23,6 +23,21 @@ const MIGRATED: Record<string, string> = {
   'kubernetes.io/cinder': 'cinder.csi.openstack.org',
   'kubernetes.io/vsphere-volume': 'csi.vsphere.vmware.com',
 };
+/** The release from which each migration is on by default (before it, the in-tree plugin serves the volumes and no CSI
+ *  driver is needed): AWS EBS, GCE PD and Azure Disk 1.23, Azure File 1.24, Cinder 1.21, vSphere 1.25 (Kubernetes
+ *  release notes, "CSI migration … enabled by default"). */
+const MIGRATED_SINCE: Record<string, number> = {
+  'kubernetes.io/aws-ebs': 23,
+  'kubernetes.io/gce-pd': 23,
+  'kubernetes.io/azure-disk': 23,
+  'kubernetes.io/azure-file': 24,
+  'kubernetes.io/cinder': 21,
+  'kubernetes.io/vsphere-volume': 25,
+};
+/** The in-tree provisioner, if the server is older than its migration: it still serves the volumes itself. */
+const inTreeStill = (provisioner: string | undefined, minor: number | undefined): boolean =>
+  provisioner !== undefined && minor !== undefined && MIGRATED_SINCE[provisioner] !== undefined && minor < MIGRATED_SINCE[provisioner]!;
+
 /** Provisioners that are not CSI drivers (in-tree without migration, or no provisioner at all). */
 const NOT_CSI =
   /^(kubernetes\.io\/(no-provisioner|host-path|nfs|glusterfs|portworx-volume|rbd|iscsi)|rancher\.io\/local-path|microk8s\.io\/hostpath|k8s\.io\/minikube-hostpath|docker\.io\/hostpath)$/;
@@ -73,6 +88,9 @@ interface Use {
 
 function driversInUse(ctx: CheckContext): Map<string, Use> {
   const uses = new Map<string, Use>();
+  const v = ctx.snap.header.serverVersion;
+  const minor = Number((/^v?1\.(\d+)/.exec(v?.gitVersion ?? '') ?? [])[1] ?? /^(\d+)/.exec(v?.minor ?? '')?.[1] ?? NaN);
+  const old = (provisioner: string): boolean => inTreeStill(provisioner, Number.isNaN(minor) ? undefined : minor);
   const add = (driver: string | undefined, o: KObject, migrated = false): void => {
     if (!driver) return;
     const u = uses.get(driver) ?? { driver, objects: [] };
@@ -83,16 +101,20 @@ function driversInUse(ctx: CheckContext): Map<string, Use> {
   for (const pv of ctx.snap.of(R.persistentvolumes))
     pv.spec?.csi?.driver
       ? add(pv.spec.csi.driver, pv)
-      : add(pv.spec?.awsElasticBlockStore ? MIGRATED['kubernetes.io/aws-ebs'] : undefined, pv, true);
+      : add(pv.spec?.awsElasticBlockStore && !old('kubernetes.io/aws-ebs') ? MIGRATED['kubernetes.io/aws-ebs'] : undefined, pv, true);
   for (const sc of ctx.snap.of(R.storageclasses)) {
     const inUse = ctx.snap.of(R.persistentvolumeclaims).some((c) => c.spec?.storageClassName === sc.metadata.name);
-    if (inUse || sc.metadata.annotations?.['storageclass.kubernetes.io/is-default-class'] === 'true')
+    if (
+      (inUse || sc.metadata.annotations?.['storageclass.kubernetes.io/is-default-class'] === 'true') &&
+      !old(String(sc.provisioner ?? ''))
+    )
       add(csiName(sc.provisioner), sc, Boolean(sc.provisioner && MIGRATED[sc.provisioner]));
   }
   for (const c of ctx.snap.of(R.persistentvolumeclaims)) {
     if (c.status?.phase === 'Bound') continue;
     const a = c.metadata.annotations ?? {};
-    add(csiName(a['volume.kubernetes.io/storage-provisioner'] ?? a['volume.beta.kubernetes.io/storage-provisioner']), c);
+    const prov = a['volume.kubernetes.io/storage-provisioner'] ?? a['volume.beta.kubernetes.io/storage-provisioner'];
+    if (!old(String(prov ?? ''))) add(csiName(prov), c);
   }
   return uses;
 }
