@@ -24,7 +24,8 @@ export const WHATIF_TITLE = 'What breaks if these nodes go down or are removed (
 export const CHANGE_DOCS = {
   what: [
     'what-if -f FILE|DIR|- reads manifests as they would be applied (plain YAML or JSON, kustomize build or helm template',
-    'output) and, for each object, reads the live one (one GET each, never a Secret) or the one a snapshot holds, then',
+    'output) and, for each object, reads the live one (a GET each, or one list of a type many of them share; never a',
+    'Secret) or the one a snapshot holds, then',
     'predicts what applying it would do: every change the API server refuses because a field cannot change once set',
     '(ARCH-WI20, in its words, from the table below) and the owner that would retry it (Argo CD, Flux, the K3s deploy',
     'controller, a HelmChart, Helm), a claim that would not grow (ARCH-WI21), what the owner tracks that the render no',
@@ -40,8 +41,8 @@ export const CHANGE_DOCS = {
     'field the new manifest drops would lose it; that is not predicted). Values a snapshot masks (env values, credentials)',
     "and bodies a snapshot does not keep (a Job's pod template, a ConfigMap's data) are not judged from a snapshot: the",
     'live run reads each object whole. Secrets are never read, so a change to an immutable Secret is not judged. Pruning',
-    "assumes the manifests are the owner's whole render. Dual-stack Service changes other than the primary family are",
-    'not predicted.',
+    "assumes the manifests are the owner's whole render. Of dual-stack Service changes, the primary family and releasing",
+    'the secondary one are predicted, nothing else.',
   ].join('\n'),
 };
 
