@@ -160,7 +160,28 @@ describe('HelmCharts with the real helm-controller', () => {
       source: { component: 'kubelet', host: 'server-1' },
     });
     expect(ev.status).toBe(201);
-    // and of one that installed: the container ran to completion; the job controller marks the Job Complete
+    // and of one that installed: helm wrote its release (a Secret of type helm.sh/release.v1 in the target namespace,
+    // labelled with the config hash the controller passed to the job) and the container ran to completion; the job
+    // controller marks the Job Complete. Without the release the real controller would see a completed job whose
+    // release is missing and replace the Job at once (getJobAndRelatedResources in helm-controller v0.17.9).
+    const fineJob = (await cp.admin('GET', '/apis/batch/v1/namespaces/kube-system/jobs/helm-install-fine')).json;
+    const env = Object.fromEntries(fineJob.spec.template.spec.containers[0].env.map((e: any) => [e.name, e.value]));
+    expect(env.CONFIG_HASH).toMatch(/^[0-9A-F]{63}$/); // SHA256=%X, cut to a label value
+    expect((await cp.admin('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'apps' } })).status).toBe(
+      201,
+    );
+    const release = await cp.admin('POST', '/api/v1/namespaces/apps/secrets', {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      type: 'helm.sh/release.v1',
+      metadata: {
+        name: 'sh.helm.release.v1.fine.v1',
+        namespace: 'apps',
+        labels: { owner: 'helm', name: 'fine', status: 'deployed', version: '1', 'helmcharts.helm.cattle.io/configHash': env.CONFIG_HASH },
+      },
+      data: { release: '' },
+    });
+    expect(release.status).toBe(201);
     fine.status = {
       phase: 'Succeeded',
       startTime: iso(t - 600_000),
@@ -180,6 +201,7 @@ describe('HelmCharts with the real helm-controller', () => {
     expect((await cp.admin('PUT', `/api/v1/namespaces/kube-system/pods/${fine.metadata.name}/status`, fine)).status).toBe(200);
     await until('the job controller marked helm-install-fine Complete', async () => {
       const j = (await cp.admin('GET', '/apis/batch/v1/namespaces/kube-system/jobs/helm-install-fine')).json;
+      expect(j.metadata?.uid).toBe(fineJob.metadata.uid); // the controller kept the Job: its release is in place
       return (j.status?.conditions ?? []).some((c: any) => c.type === 'Complete' && c.status === 'True') ? true : undefined;
     });
 
