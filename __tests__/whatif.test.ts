@@ -171,8 +171,8 @@ describe('what-if -o html: the predictions drawn on the map of the cluster as it
     const snap = loadSnapshot(EXAMPLE);
     const now = evidenceTime(snap);
     const h = { nodes: ['ilwon'], remove: false };
-    const { predictions, asItWouldBe } = await whatIf(snap, h, now, CHECKS);
-    const { snapshot: hyp, results } = asItWouldBe;
+    const { predictions, asItWouldBe } = await whatIf(snap, h, now, CHECKS, { keepCluster: true });
+    const { snapshot: hyp, results } = asItWouldBe!;
     const m = buildMap(hyp, results, now, CHECKS);
     const { parts, undrawn } = drawPredictions(m, results, predictions);
     const name = (key: string): string => {

@@ -95,6 +95,7 @@ export async function whatIfReport(args: WhatIfArgs): Promise<{
     deadline,
     signal: args.hooks?.signal,
     progress: args.hooks?.progress,
+    keepCluster: args.output === 'html',
   });
   for (const p of r.predictions) (p as { fingerprint?: string }).fingerprint = fingerprintOf(p);
   // with a baseline, the gate counts what is new: the verdict still says what is predicted, all of it
@@ -133,8 +134,8 @@ export async function whatIfReport(args: WhatIfArgs): Promise<{
         import('../whatif/draw.js'),
       ]);
       // the cluster as the prediction saw it; the parts carry the severities the predictions do
-      const hyp = r.asItWouldBe.snapshot;
-      const results = r.asItWouldBe.results.map((c) => ({
+      const hyp = r.asItWouldBe!.snapshot;
+      const results = r.asItWouldBe!.results.map((c) => ({
         ...c,
         findings: c.findings.map((f) => ({ ...f, severity: severityIf(f) })),
       }));

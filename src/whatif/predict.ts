@@ -40,6 +40,10 @@ export interface WhatIfOptions {
   pause?: () => Promise<void>;
   /** What is being predicted, for progress. */
   progress?: (what: string) => void;
+  /** Keep the cluster as it would be for a page (asItWouldBe); otherwise it is let go as soon as it is judged, so each
+   *  node alone is not predicted while every pod copied for all the nodes is still held (50,000 objects, three nodes:
+   *  274 MB peak with it held). */
+  keepCluster?: boolean;
 }
 
 export interface Verdict {
@@ -64,8 +68,9 @@ export interface WhatIfResult {
   oneAtATime: OneAtATime | null;
   notes: string[];
   verdict: Verdict;
-  /** The cluster as it would be and every check's result on it (what `what-if -o html` draws); not in -o json. */
-  asItWouldBe: { snapshot: Snapshot; results: CheckResult[] };
+  /** The cluster as it would be and every check's result on it (what `what-if -o html` draws), with keepCluster only;
+   *  not in -o json. */
+  asItWouldBe: { snapshot: Snapshot; results: CheckResult[] } | null;
 }
 
 /** The deadline or a cancellation came before the work was done. */
@@ -122,6 +127,7 @@ async function predictOnce(
   checks: Check[],
   base: CheckResult[],
   step: Step,
+  keep: boolean,
 ): Promise<{ predictions: Prediction[]; notJudged: Unjudged[]; asItWouldBe: WhatIfResult['asItWouldBe'] }> {
   const hyp = hypothesize(snap, h, now);
   const before = new Map(base.flatMap((r) => r.findings.map((f) => [faultKey(f), f] as const)));
@@ -213,7 +219,7 @@ async function predictOnce(
   return {
     predictions: predicted.sort((a, b) => rank(b.severity) - rank(a.severity)),
     notJudged,
-    asItWouldBe: { snapshot: hyp, results },
+    asItWouldBe: keep ? { snapshot: hyp, results } : null,
   };
 }
 
@@ -250,10 +256,11 @@ export async function whatIf(snap: Snapshot, h: Hypothesis, now: Date, checks: C
   const notes: string[] = [];
   const d = detectDistribution(snap).distribution;
   if (MANAGED.has(d)) notes.push(`${d} runs etcd and the API servers itself: the state and the door are the provider's, not predicted`);
-  const once = async (hh: Hypothesis, base: CheckResult[]) => {
-    const r = await predictOnce(snap, hh, now, checks, base, step);
+  // only the joint prediction is drawn: each node alone, and the moment before a removal, keep nothing
+  const once = async (hh: Hypothesis, base: CheckResult[], keep = false) => {
+    const r = await predictOnce(snap, hh, now, checks, base, step, keep);
     if (!hh.remove) return r;
-    const down = await predictOnce(snap, { ...hh, remove: false }, now, checks, base, step);
+    const down = await predictOnce(snap, { ...hh, remove: false }, now, checks, base, step, false);
     return { ...r, predictions: worstMoment(r.predictions, down.predictions, hh) };
   };
   let base: CheckResult[];
@@ -263,7 +270,7 @@ export async function whatIf(snap: Snapshot, h: Hypothesis, now: Date, checks: C
     base = runChecks(checks, snap, { now });
     await step.pause();
     opts.progress?.(`what-if: ${h.nodes.join(', ')} ${h.remove ? 'removed' : 'down'}`);
-    joint = await once(h, base);
+    joint = await once(h, base, Boolean(opts.keepCluster));
   } catch (e) {
     if (!(e instanceof Cut)) throw e;
     const why = opts.signal?.aborted ? 'cancelled' : `the deadline (${opts.deadline?.text()}) passed`;
@@ -275,7 +282,7 @@ export async function whatIf(snap: Snapshot, h: Hypothesis, now: Date, checks: C
       oneAtATime: null,
       notes: [...notes, `${why} before the prediction was made`],
       verdict: verdictOf([], notJudged, failOn),
-      asItWouldBe: { snapshot: snap, results: [] },
+      asItWouldBe: opts.keepCluster ? { snapshot: snap, results: [] } : null,
     };
   }
   const notJudged = dedupe(joint.notJudged);
