@@ -4,8 +4,8 @@ import { termSafeDeep } from '../lib/safe.js';
 import type { BaselineResult, ReportSource, Severity } from '../model.js';
 import { baselineText } from './baseline.js';
 import type { Style } from './style.js';
-import { notJudgedLines, type Pred } from './whatif.js';
-import { hang, hangItems } from '../lib/wrap.js';
+import { notJudgedLines, predictionLines, type Pred } from './whatif.js';
+import { hang } from '../lib/wrap.js';
 
 export interface ChangeDoc {
   source: ReportSource;
@@ -40,7 +40,6 @@ const SECTIONS: Array<[string, string]> = [
   ['state', 'STATE — lives only in etcd'],
   ['interfaces', 'INTERFACES — node boundaries are swappable'],
 ];
-const LABEL: Record<Severity, string> = { critical: 'CRITICAL', error: 'ERROR', warning: 'WARNING', info: 'info' };
 
 export function renderChange(doc0: ChangeDoc, s: Style): string {
   const doc = termSafeDeep(doc0, true);
@@ -80,28 +79,7 @@ export function renderChange(doc0: ChangeDoc, s: Style): string {
     out.push(hang('', s.bold(title), w));
     if (!ps.length) out.push(`  ${s.dim(blind.length ? 'nothing predicted in what was visible' : 'nothing predicted')}`);
     for (const l of notJudgedLines(blind)) out.push(hang(`  ${s.dim('not judged:')} `, l, w));
-    for (const p of ps) {
-      out.push(
-        hang(
-          `  - ${s.sev(p.severity, LABEL[p.severity])} ${p.code}  `,
-          `${p.title}${p.baseline ? s.dim(` (${p.baseline} since the baseline)`) : ''}`,
-          w,
-        ),
-      );
-      if (p.location) out.push(`      ${s.dim('at:')} ${p.location.file}:${p.location.line}`);
-      for (const l of p.message.split('\n')) out.push(hang('      ', l, w));
-      if (p.objects.length)
-        out.push(
-          hangItems(
-            `      ${s.dim('concerns:')} `,
-            p.objects.map((o) => `${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}`),
-            w,
-          ),
-        );
-      if (p.why) out.push(hang(`      ${s.dim('why:')} `, p.why, w));
-      // a fix is a command to copy, or says one: whole, whatever the width
-      for (const f of p.fix ?? []) out.push(`      ${s.dim('fix:')} ${f}`);
-    }
+    for (const p of ps) out.push(...predictionLines(p, s));
     out.push('');
   }
   for (const n of doc.notes) out.push(hang(`${s.dim('note:')} `, n, w));

@@ -61,32 +61,7 @@ export function renderWhatIf(doc0: WhatIfDoc, s: Style): string {
     if (!ps.length) out.push(`  ${s.dim(blind.length ? 'nothing predicted in what was visible' : 'nothing predicted')}`);
     for (const l of notJudgedLines(blind)) out.push(hang(`  ${s.dim('not judged:')} `, l, w));
     const { full, tails } = groupMany(ps);
-    for (const p of full) {
-      out.push(
-        hang(
-          `  - ${s.sev(p.severity, LABEL[p.severity])} ${p.code}  `,
-          `${p.title}${p.baseline ? s.dim(` (${p.baseline} since the baseline)`) : ''}`,
-          w,
-        ),
-      );
-      out.push(
-        p.message
-          .split('\n')
-          .map((l) => hang('      ', l, w))
-          .join('\n'),
-      );
-      if (p.objects.length)
-        out.push(
-          hangItems(
-            `      ${s.dim('concerns:')} `,
-            p.objects.map((o) => `${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}`),
-            w,
-          ),
-        );
-      if (p.why) out.push(hang(`      ${s.dim('why:')} `, p.why, w));
-      // a fix is a command to copy, or says one: whole, whatever the width
-      for (const f of p.fix ?? []) out.push(`      ${s.dim('fix:')} ${f}`);
-    }
+    for (const p of full) out.push(...predictionLines(p, s));
     for (const t of tails) out.push(hang(`  - ${s.sev(t.severity, LABEL[t.severity])} ${t.code}  `, restLine(t.rest), w));
     out.push('');
   }
@@ -100,6 +75,33 @@ export function renderWhatIf(doc0: WhatIfDoc, s: Style): string {
   const v = verdictLine(doc);
   out.push(hang('', v.tone === 'ok' ? s.green(v.text) : v.tone === 'error' ? s.sev('error', v.text) : v.text, w));
   return `${out.join('\n')}\n${doc.baseline ? baselineText(doc.baseline, s) : ''}`;
+}
+
+/** One prediction as text, for what-if and what-if -f: its title, the manifest line it is at (a change's), its message,
+ *  the objects it concerns, why, and each fix. */
+export function predictionLines(p: Pred & { location?: { file: string; line: number } }, s: Style): string[] {
+  const w = s.width;
+  const out = [
+    hang(
+      `  - ${s.sev(p.severity, LABEL[p.severity])} ${p.code}  `,
+      `${p.title}${p.baseline ? s.dim(` (${p.baseline} since the baseline)`) : ''}`,
+      w,
+    ),
+  ];
+  if (p.location) out.push(`      ${s.dim('at:')} ${p.location.file}:${p.location.line}`);
+  for (const l of p.message.split('\n')) out.push(hang('      ', l, w));
+  if (p.objects.length)
+    out.push(
+      hangItems(
+        `      ${s.dim('concerns:')} `,
+        p.objects.map((o) => `${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}`),
+        w,
+      ),
+    );
+  if (p.why) out.push(hang(`      ${s.dim('why:')} `, p.why, w));
+  // a fix is a command to copy, or says one: whole, whatever the width
+  for (const f of p.fix ?? []) out.push(`      ${s.dim('fix:')} ${f}`);
+  return out;
 }
 
 /** For several nodes: whether one at a time is safe, in a line (undefined for one node). */
