@@ -150,6 +150,25 @@ const trimJob = (o: KObject): KObject => ({
   status: o.status,
 });
 
+/** CustomResourceDefinitions: which kinds they add and their scope, not their schemas (often megabytes). */
+const trimCrd = (o: KObject): KObject => ({
+  apiVersion: o.apiVersion,
+  kind: o.kind,
+  metadata: o.metadata,
+  spec: {
+    group: o.spec?.group,
+    names: o.spec?.names,
+    scope: o.spec?.scope,
+    versions: Array.isArray(o.spec?.versions)
+      ? o.spec.versions.map((v: { name?: string; served?: boolean; storage?: boolean }) => ({
+          name: v?.name,
+          served: v?.served,
+          storage: v?.storage,
+        }))
+      : undefined,
+  },
+});
+
 /** K3s HelmCharts: values and the chart tarball are not read (and values can hold credentials). */
 const trimHelmChart = (o: KObject): KObject => ({ ...o, spec: without(o.spec, ['valuesContent', 'set', 'chartContent', 'valuesSecrets']) });
 
@@ -198,7 +217,7 @@ export const R = {
   ingresses: t('networking.k8s.io', 'v1', 'ingresses', 'Ingress', true),
   httproutes: t('gateway.networking.k8s.io', 'v1', 'httproutes', 'HTTPRoute', true),
   leases: t('coordination.k8s.io', 'v1', 'leases', 'Lease', true),
-  crds: t('apiextensions.k8s.io', 'v1', 'customresourcedefinitions', 'CustomResourceDefinition', false),
+  crds: { ...t('apiextensions.k8s.io', 'v1', 'customresourcedefinitions', 'CustomResourceDefinition', false), trim: trimCrd },
   addons: t('k3s.cattle.io', 'v1', 'addons', 'Addon', true),
   helmcharts: { ...t('helm.cattle.io', 'v1', 'helmcharts', 'HelmChart', true), trim: trimHelmChart },
   /** A packaged chart's user settings (same name and namespace): its failurePolicy is read, never its values. */

@@ -27,28 +27,8 @@ export interface ChangeArgs extends GlobalArgs {
   k3sConfigText?: string;
 }
 
-/** CustomResourceDefinitions: which kinds they add and their scope, not their schemas (often megabytes). */
-const CRDS: Need = {
-  ...R.crds,
-  optional: true,
-  trim: (o) => ({
-    apiVersion: o.apiVersion,
-    kind: o.kind,
-    metadata: o.metadata,
-    spec: {
-      group: o.spec?.group,
-      names: o.spec?.names,
-      scope: o.spec?.scope,
-      versions: Array.isArray(o.spec?.versions)
-        ? o.spec.versions.map((v: { name?: string; served?: boolean; storage?: boolean }) => ({
-            name: v?.name,
-            served: v?.served,
-            storage: v?.storage,
-          }))
-        : undefined,
-    },
-  }),
-};
+/** CustomResourceDefinitions: which kinds they add and their scope (the type's trim leaves out their schemas). */
+const CRDS: Need = { ...R.crds, optional: true };
 
 /** What decides an object's fate around it (the objects themselves are read one by one). */
 const CONTEXT: Need[] = [
