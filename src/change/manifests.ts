@@ -5,12 +5,10 @@
 // loader uses, keeps none.
 //
 // Bounded like the snapshot loader: regular files only, a total size limit, no alias expansion past a limit.
-import { closeSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, statSync } from 'node:fs';
 import { isMap, isSeq, LineCounter, parseAllDocuments, type Document, type Node as YamlNode } from 'yaml';
 import { InputError } from '../errors.js';
-import { openRegular, readFull } from '../lib/files.js';
-import { byText } from '../lib/order.js';
+import { filesIn, openRegular, readFull } from '../lib/files.js';
 import type { KObject } from '../model.js';
 
 /** The whole input, all files together: far beyond any render (a 1,000-object chart is ~2 MiB). */
@@ -47,15 +45,7 @@ export function manifestFiles(paths: readonly string[]): string[] {
       out.push(p);
       continue;
     }
-    const found: string[] = [];
-    const walk = (dir: string): void => {
-      for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => byText(a.name, b.name))) {
-        const f = join(dir, e.name);
-        if (e.isDirectory()) walk(f);
-        else if (EXT.test(e.name)) found.push(f);
-      }
-    };
-    walk(p);
+    const found = filesIn(p, EXT);
     if (!found.length) throw new InputError(`-f ${p}: directory holds no .yaml, .yml or .json files`, HINT);
     out.push(...found);
   }

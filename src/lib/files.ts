@@ -2,8 +2,10 @@
 // would wait for a writer forever, past any deadline and deaf to SIGTERM), checked on the open descriptor to be a
 // regular file (a device such as /dev/zero would be read until memory ran out) of a bounded size, so nothing can
 // swap the file between the check and the read.
-import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, type Stats } from 'node:fs';
+import { join } from 'node:path';
 import { InputError } from '../errors.js';
+import { byText } from './order.js';
 
 export const kindOf = (st: Stats): string =>
   st.isDirectory()
@@ -57,4 +59,19 @@ export function readFull(fd: number, buf: Buffer, n: number): number {
     off += got;
   }
   return off;
+}
+
+/** The files under a directory, its subdirectories included, whose names match: in a stable order (by path text, a
+ *  directory's files where its name sorts), symlinked directories not followed. */
+export function filesIn(dir: string, names: RegExp): string[] {
+  const out: string[] = [];
+  const walk = (d: string): void => {
+    for (const e of readdirSync(d, { withFileTypes: true }).sort((a, b) => byText(a.name, b.name))) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (names.test(e.name)) out.push(p);
+    }
+  };
+  walk(dir);
+  return out;
 }

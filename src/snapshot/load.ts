@@ -7,16 +7,14 @@
 // alias bomb is rejected, not expanded), objects are checked for the shapes checks read, duplicates are
 // counted once, and a snapshot whose header promises an end marker without one (an interrupted write)
 // is rejected instead of loading as an empty, "healthy" cluster.
-import { closeSync, readSync, readdirSync, statSync } from 'node:fs';
-import { openRegular, readFull } from '../lib/files.js';
-import { join } from 'node:path';
+import { closeSync, readSync, statSync } from 'node:fs';
+import { filesIn, openRegular, readFull } from '../lib/files.js';
 import { load } from 'js-yaml';
 import { InputError } from '../errors.js';
 import type { KObject } from '../model.js';
 import { Snapshot, SNAPSHOT_API_VERSION, SNAPSHOT_END_KIND, type SnapshotHeader } from './snapshot.js';
 import { shapeProblem } from './validate.js';
 import { ingest } from './scrub.js';
-import { byText } from '../lib/order.js';
 import { exampleFiles } from './example-files.js';
 import { isExample } from './examples.js';
 
@@ -41,15 +39,7 @@ export function snapshotFiles(path: string): string[] {
     throw new InputError(`snapshot ${path}: no such file or directory`);
   }
   if (!st.isDirectory()) return [path];
-  const out: string[] = [];
-  const walk = (dir: string): void => {
-    for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => byText(a.name, b.name))) {
-      const p = join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (SNAPSHOT_EXT.test(e.name)) out.push(p);
-    }
-  };
-  walk(path);
+  const out = filesIn(path, SNAPSHOT_EXT);
   if (out.length === 0) throw new InputError(`snapshot ${path}: directory holds no .yaml, .yml or .json files`);
   return out;
 }
