@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
 import { browser, open, type Opened } from './helpers/browser.js';
-import { EXAMPLE } from './helpers/fixtures.js';
+import { EXAMPLE, twoContexts } from './helpers/fixtures.js';
 import { HOSTILE_NODE, PAYLOADS, writeHostileNodeSnapshot, writeHostileSnapshot } from './helpers/hostile.js';
 import { arch } from './helpers/run.js';
 import { renderReportHtml } from '../src/render/html/report.js';
@@ -58,40 +58,7 @@ beforeAll(async () => {
 function writeFleet(report: Report): void {
   const file = join(dir, 'fleet.html');
   files['fleet.html'] = file;
-  writeFileSync(
-    file,
-    renderReportHtml(
-      {
-        apiVersion: 'kubectl-arch/v1',
-        kind: 'ReportList',
-        command: 'doctor',
-        summary: { contexts: 2, reached: 1, failed: 1, findings: report.summary.findings, suppressed: 0, exitCode: 3, durationMs: 9 },
-        contexts: [
-          {
-            context: 'prod-eu',
-            status: 'ok',
-            distribution: 'K3s',
-            serverVersion: 'v1.35.4+k3s1',
-            findings: report.summary.findings,
-            suppressed: 0,
-            worst: 'error',
-            durationMs: 5,
-            exitCode: 1,
-          },
-          {
-            context: PAYLOADS.img,
-            status: 'failed',
-            worst: 'unreachable',
-            durationMs: 4,
-            exitCode: 3,
-            error: { message: `cannot connect: ${PAYLOADS.script}`, exitCode: 3 },
-          },
-        ],
-        items: [report],
-      },
-      'test',
-    ),
-  );
+  writeFileSync(file, renderReportHtml(twoContexts(report, PAYLOADS.img, { message: `cannot connect: ${PAYLOADS.script}` }), 'test'));
 }
 
 /** Nothing but the page itself was requested, and nothing complained. */

@@ -18,7 +18,7 @@ import { picturesBlock, recordedShots, sha256, withPictures } from '../scenarios
 import { build, type Built } from '../scenarios/index.js';
 import { loadSnapshot } from '../src/snapshot/load.js';
 import { Snapshot } from '../src/snapshot/snapshot.js';
-import { EXAMPLE } from './helpers/fixtures.js';
+import { EXAMPLE, twoContexts } from './helpers/fixtures.js';
 import { hostileCluster, PAYLOADS, writeHostileSnapshot } from './helpers/hostile.js';
 import { arch, ROOT } from './helpers/run.js';
 import { tempDir } from './helpers/tmp.js';
@@ -308,34 +308,10 @@ describe('doctor -o html for several contexts', () => {
   test('a summary table, then a section per context; an unreachable one shows its error', async () => {
     const report = JSON.parse((await arch(['doctor', '--snapshot', EXAMPLE, '-o', 'json', '--no-config'])).stdout);
     const html = renderReportHtml(
-      {
-        apiVersion: 'kubectl-arch/v1',
-        kind: 'ReportList',
-        command: 'doctor',
-        summary: { contexts: 2, reached: 1, failed: 1, findings: report.summary.findings, suppressed: 0, exitCode: 3, durationMs: 10 },
-        contexts: [
-          {
-            context: 'prod-eu',
-            status: 'ok',
-            distribution: 'K3s',
-            serverVersion: 'v1.35.4+k3s1',
-            findings: report.summary.findings,
-            suppressed: 0,
-            worst: 'error',
-            durationMs: 5,
-            exitCode: 1,
-          },
-          {
-            context: `stag<b>ing</b>`,
-            status: 'failed',
-            worst: 'unreachable',
-            durationMs: 5,
-            exitCode: 3,
-            error: { message: 'cannot connect to https://10.0.0.9:6443: connection refused', hint: 'is the VPN up?', exitCode: 3 },
-          },
-        ],
-        items: [report],
-      },
+      twoContexts(report, `stag<b>ing</b>`, {
+        message: 'cannot connect to https://10.0.0.9:6443: connection refused',
+        hint: 'is the VPN up?',
+      }),
       'test',
     );
     expect(html).toContain('<h1>kubectl arch doctor <span class="muted">— 2 contexts: 1 reached, 1 failed</span></h1>');

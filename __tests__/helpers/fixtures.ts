@@ -1,5 +1,6 @@
 // Builders for test objects and snapshots.
 import type { KObject, ResourceType } from '../../src/model.js';
+import type { Report, ReportList } from '../../src/render/report.js';
 import { R } from '../../src/resources.js';
 import { loadSnapshot } from '../../src/snapshot/load.js';
 import { Snapshot } from '../../src/snapshot/snapshot.js';
@@ -72,4 +73,30 @@ export function node(
       nodeInfo: { kubeletVersion: opts.kubelet ?? 'v1.35.4', containerRuntimeVersion: opts.runtime ?? 'containerd://2.0.0' },
     },
   });
+}
+
+/** `doctor --contexts` over two, as the CLI reports them: `report` reached as prod-eu, and the context named `failed`
+ *  not reached, with `error`. */
+export function twoContexts(report: Report, failed: string, error: { message: string; hint?: string }): ReportList {
+  return {
+    apiVersion: 'kubectl-arch/v1',
+    kind: 'ReportList',
+    command: 'doctor',
+    summary: { contexts: 2, reached: 1, failed: 1, findings: report.summary.findings, suppressed: 0, exitCode: 3, durationMs: 10 },
+    contexts: [
+      {
+        context: 'prod-eu',
+        status: 'ok',
+        distribution: 'K3s',
+        serverVersion: 'v1.35.4+k3s1',
+        findings: report.summary.findings,
+        suppressed: 0,
+        worst: 'error',
+        durationMs: 5,
+        exitCode: 1,
+      },
+      { context: failed, status: 'failed', worst: 'unreachable', durationMs: 5, exitCode: 3, error: { ...error, exitCode: 3 } },
+    ],
+    items: [report],
+  };
 }
