@@ -74,10 +74,10 @@ describe('admission-webhooks', () => {
     expect(f.message).toMatch(/it blocks CREATE\/UPDATE \*\/\* in every namespace/);
     expect(f.message).toMatch(/a deadlock/);
     // the fix names its cost before the destructive step, scoped to this one configuration
-    expect(f.fix!.find((x) => x.includes('kubectl delete'))).toMatch(
+    expect(f.fix!.map(String).find((x) => x.includes('kubectl delete'))).toMatch(
       /kubectl delete validatingwebhookconfiguration kyverno-resource-validating-webhook-cfg \(cost: requests are no longer checked by it/,
     );
-    expect(f.fix!.some((x) => /failurePolicy: Ignore/.test(x))).toBe(true);
+    expect(f.fix!.some((x) => /failurePolicy: Ignore/.test(String(x)))).toBe(true);
   });
 
   test('scoped away from kube-system and to its own API groups: error, not critical', () => {
@@ -215,7 +215,7 @@ describe('aggregated-apis', () => {
     expect(f.message).toMatch(/unable to retrieve the complete list of server APIs: metrics\.k8s\.io\/v1beta1/);
     expect(f.message).toMatch(/Already stuck Terminating because of it: old-app/);
     expect(f.objects.map((o) => `${o.kind} ${o.name}`)).toEqual(['APIService v1beta1.metrics.k8s.io', 'Namespace old-app']);
-    expect(f.fix!.find((x) => x.includes('kubectl delete apiservice'))).toMatch(
+    expect(f.fix!.map(String).find((x) => x.includes('kubectl delete apiservice'))).toMatch(
       /only if metrics\.k8s\.io\/v1beta1 was uninstalled.*\(cost:/,
     );
   });

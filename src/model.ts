@@ -1,5 +1,6 @@
 // Shared types. Data flows one way: kubeconfig → client → snapshot → checks → findings → renderer.
 import { createHash } from 'node:crypto';
+import type { Step } from './lib/shell.js';
 
 export type Severity = 'info' | 'warning' | 'error' | 'critical';
 
@@ -113,8 +114,8 @@ export interface Finding {
   /** Structured evidence for -o json. */
   evidence: Record<string, unknown>;
   why?: string;
-  /** Commands or steps for a human; the plugin never runs them. */
-  fix?: string[];
+  /** Steps for a human, prose or commands (lib/shell.ts: argument lists, quoted by one function); never run. */
+  fix?: Step[];
   /** The fault's identity across runs, captures and machines: a hash of its code and the objects it names (not its
    *  wording, severity or context). Set on every finding a report carries. */
   fingerprint?: string;

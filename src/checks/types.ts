@@ -3,6 +3,7 @@
 // role and what is lost without it: the runner turns that into the "not visible" note), which inputs prove each
 // code, its documentation (explain and the README's checks table are generated from it) and a pure function from
 // the snapshot to findings.
+import type { Step } from '../lib/shell.js';
 import type { Contract, Finding, Need, NodeGet, ObjectRef, Severity } from '../model.js';
 import { detectDistribution, type Distribution } from '../fingerprint.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
@@ -137,7 +138,7 @@ export function finding<C extends string>(
   severity: Severity,
   title: string,
   message: string,
-  rest: { objects?: ObjectRef[]; evidence?: Record<string, unknown>; why?: string; fix?: string[] } = {},
+  rest: { objects?: ObjectRef[]; evidence?: Record<string, unknown>; why?: string; fix?: Step[] } = {},
 ): Draft<C> {
   return {
     code,

@@ -31,9 +31,14 @@ export function termSafe(s: string, keepNewlines = false): string {
   return visible(s, keepNewlines ? '\n' : '');
 }
 
+/** A value that writes itself as JSON (a Command of lib/shell.ts is its command line): copied as what it writes. */
+const selfWritten = (v: unknown): v is { toJSON(): unknown } =>
+  !!v && typeof v === 'object' && !(v instanceof Date) && typeof (v as { toJSON?: unknown }).toJSON === 'function';
+
 /** Deep copy of a value with every string made terminal-safe (for human renderers only). */
 export function termSafeDeep<T>(v: T, keepNewlines = true): T {
   if (typeof v === 'string') return termSafe(v, keepNewlines) as T;
+  if (selfWritten(v)) return termSafeDeep(v.toJSON(), keepNewlines) as T;
   if (Array.isArray(v)) return v.map((x) => termSafeDeep(x, keepNewlines)) as T;
   if (v && typeof v === 'object') {
     const out: Record<string, unknown> = {};
@@ -56,6 +61,7 @@ export const wellFormed = (s: string): string => s.replace(LONE, hex4);
 /** Deep copy of a value with every string well-formed (see wellFormed); other values as they are. */
 export function wellFormedDeep<T>(v: T): T {
   if (typeof v === 'string') return wellFormed(v) as T;
+  if (selfWritten(v)) return wellFormedDeep(v.toJSON()) as T;
   if (Array.isArray(v)) return v.map(wellFormedDeep) as T;
   if (v && typeof v === 'object' && !(v instanceof Date)) {
     const out: Record<string, unknown> = {};

@@ -1,6 +1,7 @@
 // what-if as text: the hypothesis, then one section per contract (and the workloads), each line a predicted finding
 // with its severity, what it concerns and why, then the verdict — and for several nodes whether one at a time is safe.
 import { termSafeDeep } from '../lib/safe.js';
+import type { Step } from '../lib/shell.js';
 import type { BaselineResult, ReportSource, Severity } from '../model.js';
 import { baselineText } from './baseline.js';
 import type { Style } from './style.js';
@@ -15,7 +16,7 @@ export interface Pred {
   message: string;
   objects: Array<{ kind: string; namespace?: string; name: string }>;
   why?: string;
-  fix?: string[];
+  fix?: Step[];
   baseline?: 'new' | 'unchanged';
 }
 

@@ -3,6 +3,7 @@
 // runner (./predict.ts), not the unit, says "not judged: X was not visible" for every input a unit lacks, and the
 // verdict and the --fail-on gate come from one place for all of them.
 import type { Contract, ObjectRef, Severity } from '../model.js';
+import type { Step } from '../lib/shell.js';
 import type { Cluster } from './cluster.js';
 import type { Hypothesis } from './hypothesis.js';
 
@@ -18,7 +19,7 @@ export interface Prediction {
   message: string;
   objects: ObjectRef[];
   why?: string;
-  fix?: string[];
+  fix?: Step[];
 }
 
 /** An input of a unit. subject: without it the unit predicts nothing; evidence: it predicts, but cannot say that

@@ -1,6 +1,7 @@
 // One self-contained page: inline CSS and JS, no request of any kind. The Content-Security-Policy meta allows
 // nothing by default and only the page's own <style> and <script>, by their SHA-256 computed here when the page is
 // rendered (no 'unsafe-inline', no nonce to guess); it opens from file:// and works offline. Light and dark follow
+import type { Step } from '../../lib/shell.js';
 // prefers-color-scheme; every status is a word and an icon next to its colour; @media print makes the printed page
 // the PDF report (everything expanded, no buttons).
 import type { Finding, Severity } from '../../model.js';
@@ -71,9 +72,9 @@ export type Level = 2 | 3 | 4 | 5 | 6;
 
 /** Fix steps: commands ready to copy (each its own block; the page's script adds a copy button). Their heading is
  *  at `level`, one below the heading the finding sits under, so the levels go down one at a time. */
-export function fixHtml(fix: string[] | undefined, level: Level): string {
+export function fixHtml(fix: readonly Step[] | undefined, level: Level): string {
   if (!fix?.length) return '';
-  return `<h${level} class="subhead">fix</h${level}><ol class="fix">${fix.map((f) => `<li><pre class="cmd"><code>${esc(f)}</code></pre></li>`).join('')}</ol>`;
+  return `<h${level} class="subhead">fix</h${level}><ol class="fix">${fix.map((f) => `<li><pre class="cmd"><code>${esc(String(f))}</code></pre></li>`).join('')}</ol>`;
 }
 
 /** A finding; `level` is the level of the headings inside it (see fixHtml). */
