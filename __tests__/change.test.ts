@@ -12,7 +12,7 @@ import { compare, firstDifference, quantity } from '../src/checks/immutable-retr
 import { isImmutableRejection } from '../src/checks/immutable-retry-loop/rejections.js';
 import type { KObject } from '../src/model.js';
 import { loadSnapshot } from '../src/snapshot/load.js';
-import { scrub } from '../src/snapshot/scrub.js';
+import { scrubWhole } from '../src/snapshot/scrub.js';
 import { R } from '../src/resources.js';
 import { ROOT } from './helpers/run.js';
 
@@ -72,7 +72,7 @@ function predictCase(slug: string): ReturnType<typeof predictChange> {
       g === '' && m.object.kind === 'Secret'
         ? { unseen: 'Secrets are never read' }
         : o
-          ? { object: scrub(JSON.parse(JSON.stringify(o))) }
+          ? { object: scrubWhole(JSON.parse(JSON.stringify(o))) }
           : { absent: true },
     );
   }

@@ -10,6 +10,7 @@ import { CHECKS } from '../src/checks/registry.js';
 import { whatIfExplainMarkdown } from '../src/whatif/docs.js';
 import { explainIndex, explainMarkdown, withChecksTable } from '../src/checks/docs.js';
 import { EXAMPLE } from './helpers/fixtures.js';
+import { snapshotDoc } from '../scenarios/snapshot-doc.js';
 
 test('examples/field-notes-k3s is what npm run gen writes from the scenario declarations', async () => {
   const example = (await allScenarios()).filter((s) => s.example && s.base === 'field-notes');
@@ -31,6 +32,10 @@ test("the README's checks table is generated from the checks' own docs (npm run 
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
   expect(withChecksTable(readme, CHECKS)).toBe(readme);
   for (const c of CHECKS) expect(readme).toContain(`| \`${c.id}\` | ${c.docs.summary} |`);
+});
+
+test('docs/snapshot.md says what a snapshot keeps, as the declarations say it (npm run gen)', () => {
+  expect(readFileSync(join(ROOT, 'docs/snapshot.md'), 'utf8')).toBe(snapshotDoc());
 });
 
 test("docs/map.md's map of the example is what `kubectl arch map` prints on it (npm run gen)", async () => {

@@ -28,6 +28,8 @@ const fixture = (f: string): string => readFileSync(join(ROOT, '__tests__/fixtur
 
 // Every string a cluster controls carries control characters, quotes and markup.
 const EVIL = 'bad\x1b]0;owned\x07 "q" <x>&\\ \x00\nnext';
+/** EVIL as SARIF and policy reports write it: escapes and NUL shown as text, the line break kept. */
+const SHOWN = 'bad\\x1b]0;owned\\x07 "q" <x>&\\ \\x00\nnext';
 const START = new Date('2026-08-13T09:00:00Z');
 
 function hostileRun(): FormatRun {
@@ -173,7 +175,8 @@ describe('SARIF 2.1.0', () => {
   test('suppressed findings carry an external suppression with the reason; an unreachable context is an unsuccessful invocation', () => {
     const doc = JSON.parse(renderSarif([hostileRun(), downRun], opts));
     const sup = doc.runs[0].results.find((x: { ruleId: string }) => x.ruleId === 'ARCH-OR03');
-    expect(sup.suppressions[0]).toMatchObject({ kind: 'external', status: 'accepted', justification: `kept for the audit ${EVIL}` });
+    // text a code-scanning UI shows: what no reader may be shown raw is written as text there too (#43)
+    expect(sup.suppressions[0]).toMatchObject({ kind: 'external', status: 'accepted', justification: `kept for the audit ${SHOWN}` });
     expect(doc.runs[0].invocations[0].executionSuccessful).toBe(true);
     const skipped = doc.runs[0].invocations[0].toolExecutionNotifications.find(
       (n: { descriptor?: { id: string } }) => n.descriptor?.id === 'etcd-quorum',
@@ -383,7 +386,11 @@ describe('PolicyReport (wgpolicyk8s.io/v1alpha2)', () => {
   test('suppressed findings are skip results with the reason; passed and skipped checks are pass/skip in the ClusterPolicyReport', () => {
     const [cluster, ...ns] = policyReportObjects(hostileRun()) as any[];
     const old = ns.find((o) => o.metadata.namespace === 'old');
-    expect(old.results[0]).toMatchObject({ result: 'skip', rule: 'ARCH-OR03', properties: { suppressedBy: `kept for the audit ${EVIL}` } });
+    expect(old.results[0]).toMatchObject({
+      result: 'skip',
+      rule: 'ARCH-OR03',
+      properties: { suppressedBy: `kept for the audit ${SHOWN}` },
+    });
     expect(cluster.results.map((x: any) => `${x.policy}:${x.result}`)).toEqual([
       'apiserver-readiness:pass',
       'immutable-retry-loop:warn', // the Node finding (cluster-scoped, info)

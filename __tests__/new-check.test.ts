@@ -66,6 +66,7 @@ describe('a new check is its folder and one registry entry', () => {
       'README.md',
       'docs/pictures.md',
       'docs/map.md',
+      'docs/snapshot.md',
       ...changed.filter((f) => f.startsWith(`${EXAMPLE}/`) || f.startsWith('docs/pictures/') || f.startsWith('docs/explain/')),
     ];
     expect(byHand.filter((f) => !generated.includes(f))).toEqual([]);

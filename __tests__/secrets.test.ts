@@ -1,14 +1,18 @@
-// Nothing secret leaves in a snapshot: credentials planted in every field known to carry values or arguments, on
-// every type a snapshot captures, never appear in a saved snapshot, `-o json`, an HTML page or an MCP answer —
-// whether the objects were listed from an API server or loaded from a `kubectl get -o yaml` dump.
+// Nothing secret leaves in a snapshot (#38, #43): a snapshot keeps only the fields the checks declare (the allowlist
+// test holds them to it), and every kept string passes one credential redactor. Planted here: credentials in the
+// places known to carry them, and — because an allowlist is only as good as what it keeps — a credential in every
+// shape people write one, in every string position of every kept type. None may appear in a saved snapshot, any -o
+// format, an HTML page, a diff or an MCP answer, whether the objects were listed from an API server or loaded from a
+// `kubectl get -o yaml` dump.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { dump } from 'js-yaml';
 import type { KObject, ResourceType } from '../src/model.js';
-import { CONFIGMAPS, R } from '../src/resources.js';
-import { ingest } from '../src/snapshot/scrub.js';
+import { CONFIGMAPS, PV_SOURCES, R } from '../src/resources.js';
+import { ingest, keptFields } from '../src/snapshot/scrub.js';
+import { parsePath } from '../src/snapshot/fields.js';
 import { snapshotDocuments } from '../src/snapshot/save.js';
 import { Snapshot } from '../src/snapshot/snapshot.js';
 import { SEED } from './helpers/seed.js';
@@ -226,12 +230,107 @@ describe(`property: no planted credential survives the way into a snapshot [seed
     expect(args).toContain('--datastore-endpoint=********');
     const app = ingest(
       obj(R.argoApplications, 'web', {
-        spec: { source: { repoURL: 'https://u:p@git.example.com/r.git', path: 'apps/web', targetRevision: 'main', helm: { values: 'x' } } },
-        status: { resources: [{ kind: 'Service', namespace: 'web', name: 'web', status: 'Synced', health: { status: 'Healthy' } }] },
+        spec: {
+          destination: { namespace: 'web' },
+          source: { repoURL: 'https://u:p@git.example.com/r.git', path: 'apps/web', targetRevision: 'main', helm: { values: 'x' } },
+        },
+        status: { resources: [{ kind: 'Service', namespace: 'web', name: 'web', status: 'Synced' }] },
       }),
     );
-    expect(app.spec.source).toEqual({ repoURL: 'https://********@git.example.com/r.git', path: 'apps/web', targetRevision: 'main' });
+    // no check reads where an Argo CD source is: it is not kept at all (nor Helm values, parameters, plugin env)
+    expect(app.spec).toEqual({ destination: { namespace: 'web' } });
     expect(app.status.resources).toEqual([{ kind: 'Service', namespace: 'web', name: 'web', status: 'Synced' }]);
+  });
+});
+
+// ---- every shape, every kept string position
+
+/** A credential as people write it, in the shapes the redactor knows; `s` is the secret part. */
+const SHAPES: Array<(s: string) => string> = [
+  (s) => `https://deploy:${s}@git.example.com/org/repo.git`,
+  (s) => `fetching https://hooks.example.com/validate?token=${s}&x=1 failed`,
+  (s) => `https://api.example.com/v1?access_token=${s}`,
+  (s) => `mount failed: mount -t cifs -o username=app,password=${s} //srv/share`,
+  (s) => `DB_PASSWORD: ${s}`,
+  (s) => `{"clientSecret": "${s}", "issuer": "https://idp"}`,
+  (s) => `exec /app --password ${s} --listen :8080`,
+  (s) => `k3s server --db-pass=${s}`,
+  (s) => `--vpn-auth=name=tailscale,joinKey=${s}`,
+  (s) => `sh -c "mysql -u root -p${s} app; curl -u admin:${s}x https://x"`,
+  (s) => `Authorization: Bearer ${s}`,
+  (s) => `--auth=Basic ${Buffer.from(`admin:${s}`).toString('base64')}`,
+  (s) =>
+    `Job.batch "migrate" is invalid: spec.template: Invalid value: core.PodTemplateSpec{Spec:core.PodSpec{Containers:[]core.Container{core.Container{Name:"m", Args:[]string{"--password=${s}"}, Env:[]core.EnvVar{core.EnvVar{Name:"DB_PASSWORD", Value:"${s}", ValueFrom:(*core.EnvVarSource)(nil)}}}}}}: field is immutable`,
+  (s) => `-----BEGIN RSA PRIVATE KEY-----\nMIIE${s}\n-----END RSA PRIVATE KEY-----`,
+  (s) => `eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ${s}.c2lnbmF0dXJl`,
+  (s) => `K10${'ab12'.repeat(8)}::server:${s}`,
+  (s) => `user:${s}@tcp(db.internal:3306)/app`,
+  (s) => `{"name":"API_TOKEN","value":"${s}"}`,
+];
+
+/** What a snapshot may hold as it is: names (metadata.name, namespace, uid, labels, owners, finalizers). */
+const IDENTITY = /^metadata\.(name|namespace|uid|labels|ownerReferences|finalizers|creationTimestamp|deletionTimestamp)\b/;
+
+/** An object of a type with a string at every kept path (a list gets one element, a pattern key a key it matches). */
+function everywhere(t: ResourceType, name: string, value: (path: string) => string): KObject {
+  const o = obj(t, name);
+  const { own, metadata } = keptFields(t.group, t.kind);
+  for (const p of [...metadata, ...own]) {
+    if (IDENTITY.test(p)) continue;
+    const segs = parsePath(p).map((x) => x.replace(/\*/g, 'x'));
+    const path: Array<string | number> = [];
+    for (const x of segs) path.push(x === '[]' ? 0 : x);
+    // a whole subtree kept: a string in it, under a key that names nothing
+    put(
+      o as unknown as Record<string, unknown>,
+      [
+        ...path,
+        ...(/(conditions|selector|rules|addresses|state|template\.metadata\.\w+|names|data|binaryData|capacity|ports|targetRef|nodeAffinity|syncOptions|retry|automated|resources|series|notReadyAddresses|conditions)$/.test(
+          p,
+        ) || PV_SOURCES.some((v) => p.endsWith(v))
+          ? ['note']
+          : []),
+      ],
+      value(p),
+    );
+  }
+  return o;
+}
+
+describe(`property: a credential in any shape, in any kept string position, is masked [seed ${SEED}]`, () => {
+  const secret = fc.stringMatching(/^[A-Za-z0-9]{12,20}$/).map((x) => `Pl4nt${x}`);
+  const types = [...new Map([...Object.values(R), CONFIGMAPS].map((t) => [t.kind + t.group, t])).values()];
+  test('every kept type, every kept path, every shape', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...types), fc.integer({ min: 0, max: SHAPES.length - 1 }), secret, (t, shape, sec) => {
+        const name = t.kind === 'ConfigMap' ? 'kubeadm-config' : 'planted';
+        const o = everywhere(t, name, (p) => SHAPES[shape]!(`${sec}${p.length}`));
+        const text = saved([ingest(structuredClone(o))]);
+        expect([t.kind, shape, text.includes(sec)]).toEqual([t.kind, shape, false]);
+        // the credentials were kept somewhere (every type keeps some annotations) and masked there: not vacuous
+        expect(text).toContain('********');
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test('each shape, in a free-text field kept as it is (an Event message): masked, and the words around it kept', () => {
+    for (const [i, shape] of SHAPES.entries()) {
+      const sec = `Pl4ntShape${i}z`;
+      const e = ingest({ ...obj(R.events, `e${i}`), type: 'Warning', reason: 'Failed', message: shape(sec) });
+      expect([i, e.message.includes(sec), e.message.includes('********')]).toEqual([i, false, true]);
+    }
+  });
+
+  test('what is not secret stays: a certificate, a port, a name that says token, a reference to a Secret', () => {
+    const keep = [
+      '-----BEGIN CERTIFICATE-----\nMIIBdz\n-----END CERTIFICATE-----',
+      'listen on :8443, timeout 30s',
+      'Service "token-service" is invalid: spec.clusterIP: Invalid value: "10.43.0.11": may not change once set',
+      'passwordSecretRef: db-credentials',
+      'the server has asked for the client to provide credentials',
+    ];
+    for (const m of keep) expect(ingest({ ...obj(R.events, 'k'), type: 'Warning', message: m }).message).toBe(m);
   });
 });
 
@@ -265,6 +364,12 @@ describe('nothing planted reaches any output, from a cluster or from a dump', ()
     ['doctor', ...source, '-o', 'json', '--fail-on', 'none'],
     ['doctor', ...source, '-o', 'html', '--fail-on', 'none'],
     ['doctor', ...source, '-o', 'yaml', '--fail-on', 'none'],
+    ['doctor', ...source, '-o', 'sarif', '--fail-on', 'none'],
+    ['doctor', ...source, '-o', 'junit', '--fail-on', 'none'],
+    ['doctor', ...source, '-o', 'prometheus', '--fail-on', 'none'],
+    ['doctor', ...source, '-o', 'policyreport', '--fail-on', 'none'],
+    ['map', ...source, '-o', 'mermaid'],
+    ['what-if', node(), ...source, '-o', 'html', '--fail-on', 'none'],
     ['map', ...source, '-o', 'html'],
     ['map', ...source, '-o', 'json'],
     ['orphans', ...source, '-o', 'json', '--fail-on', 'none'],

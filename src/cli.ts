@@ -211,8 +211,9 @@ function notTaken(msg: string, argv: string[]): string | undefined {
 function fail(e: unknown, verbose: boolean): number {
   if (e instanceof UserError) {
     // messages can carry server or file text: never let it drive the terminal
-    process.stderr.write(`error: ${termSafe(e.message, true)}\n`);
-    if (e.hint) process.stderr.write(`  hint: ${termSafe(e.hint, true)}\n`);
+    // a line break in a message (a server's words) continues it indented: it never starts a line of its own
+    process.stderr.write(`error: ${termSafe(e.message, true).replace(/\n/g, '\n  ')}\n`);
+    if (e.hint) process.stderr.write(`  hint: ${termSafe(e.hint, true).replace(/\n/g, '\n    ')}\n`);
     if (verbose && e.stack) process.stderr.write(`${e.stack}\n`);
     return e.exitCode;
   }

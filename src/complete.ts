@@ -7,6 +7,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import type { Output } from './render/formats/model.js';
 import { EXAMPLE_NAMES, EXAMPLE_PREFIX } from './snapshot/examples.js';
+import { argvText } from './lib/shell.js';
 
 const DEFAULT = 0,
   NO_SPACE = 2,
@@ -183,7 +184,7 @@ const inWords = (xs: readonly string[], and: string): string =>
 /** Why `command` refuses `-o value`, and a hint with exactly the formats it takes: every such refusal says this. */
 export function outputRefusal(command: string, value: string): { message: string; hint: string } {
   const takes = TAKES[command]?.outputs ?? [];
-  if (!takes.length) return { message: `${command} has no -o`, hint: `leave out -o (kubectl arch ${command} --help)` };
+  if (!takes.length) return { message: `${command} has no -o`, hint: `leave out -o (${argvText(['kubectl', 'arch', command, '--help'])})` };
   if (value === '') return { message: '-o needs a format', hint: `use -o ${inWords(takes, 'or')}` };
   const by = Object.keys(TAKES).filter((c) => TAKES[c]!.outputs?.some((o) => o === value));
   return {

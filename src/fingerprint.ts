@@ -228,4 +228,24 @@ export function fingerprint(snap: Snapshot): Fingerprint {
 }
 
 /** Types the fingerprint reads; fetched with every report. */
-export const FINGERPRINT_NEEDS = [R.nodes, R.namespaces, R.podsLean, CONFIGMAPS, { ...R.openshiftEtcds, optional: true }];
+/** What the fingerprint reads (and distribution detection, which every check's onlyOn uses). */
+export const FINGERPRINT_NEEDS = [
+  {
+    ...R.nodes,
+    fields: [
+      'metadata.annotations["flannel.alpha.coreos.com/backend-type"]',
+      'metadata.annotations["k3s.io/node-args"]',
+      'metadata.annotations["rke2.io/node-args"]',
+      'spec.providerID',
+      'spec.unschedulable',
+      'status.conditions',
+      'status.nodeInfo.containerRuntimeVersion',
+      'status.nodeInfo.kubeletVersion',
+      'status.nodeInfo.osImage',
+    ],
+  },
+  { ...R.namespaces, fields: [] },
+  { ...R.podsLean, fields: ['metadata.annotations["kubeadm.kubernetes.io/*"]', 'status.phase'] },
+  { ...CONFIGMAPS, fields: [] },
+  { ...R.openshiftEtcds, optional: true, fields: ['status.conditions'] },
+];

@@ -72,8 +72,11 @@ export interface Need extends ResourceType {
   bodiesFor?: (meta: ObjectMeta) => boolean;
   /** Drop objects no check reads (applied while paging, so they are never held). */
   keep?: (o: KObject) => boolean;
-  /** Keep only the fields checks read, to bound memory on big clusters. */
-  trim?: (o: KObject) => KObject;
+  /** The field paths of this type (src/snapshot/fields.ts): in resources.ts, what a snapshot keeps of it (beyond
+   *  identity and METADATA_FIELDS); in a check's, prediction's or command's needs, what it reads of it. */
+  fields?: readonly string[];
+  /** A value cut down before the fields are kept (a long termination message, a ConfigMap's keys by its name). */
+  narrow?: (o: KObject) => KObject;
   /** List once per field selector (server-side filtering) and merge by uid, instead of one full list. */
   fieldSelectors?: readonly string[];
   /** Pods: list metadata-only, and those not running (fieldSelector status.phase!=Running) to mark the others Running. */

@@ -1,6 +1,7 @@
 // Well-known resource types the checks ask for. Discovery is only needed for the orphan scan,
 // which reads every listable type; every other check names its types here.
 import type { KObject, Need } from './model.js';
+import { CORE_EVENT_FIELDS, V1_EVENT_FIELDS } from './lib/events.js';
 
 const t = (group: string, version: string, resource: string, kind: string, namespaced: boolean): Need => ({
   group,
@@ -24,153 +25,30 @@ interface ContainerStatus {
   state?: { running?: { startedAt?: string }; waiting?: { reason?: string }; terminated?: Terminated };
   lastState?: { terminated?: Terminated };
 }
-/** How a container's run ended; its message (the termination log: helm's last line) cut to 2,000 characters. */
-const terminated = (t: Terminated): Terminated => ({
-  exitCode: t.exitCode,
-  reason: t.reason,
-  ...(typeof t.message === 'string' ? { message: t.message.slice(0, 2000) } : {}),
-  startedAt: t.startedAt,
-  finishedAt: t.finishedAt,
-});
+/** A pod's last lines from its container (helm's reason for a failed install): cut to 2,000 characters at the door. */
+const cutTerminated = (t: Terminated | undefined): Terminated | undefined =>
+  t && typeof t.message === 'string' && t.message.length > 2000 ? { ...t, message: t.message.slice(0, 2000) } : t;
 
-/** Pods: checks read metadata, the node, the phase, readiness and restarts — not the (large) spec; what-if also the
- *  requests, tolerations and claims (never env, commands or images). */
-const trimPod = (o: KObject): KObject => ({
-  apiVersion: o.apiVersion,
-  kind: o.kind,
-  metadata: o.metadata,
-  spec: {
-    nodeName: o.spec?.nodeName,
-    ...(Array.isArray(o.spec?.tolerations)
-      ? { tolerations: o.spec.tolerations.map((t: Record<string, unknown>) => ({ key: t.key, operator: t.operator, effect: t.effect })) }
-      : {}),
-    ...(Array.isArray(o.spec?.volumes) && o.spec.volumes.some((v: { persistentVolumeClaim?: unknown }) => v?.persistentVolumeClaim)
-      ? {
-          volumes: o.spec.volumes
-            .filter((v: { persistentVolumeClaim?: unknown }) => v?.persistentVolumeClaim)
-            .map((v: { name?: string; persistentVolumeClaim: { claimName?: string } }) => ({
-              name: v.name,
-              persistentVolumeClaim: { claimName: v.persistentVolumeClaim.claimName },
-            })),
-        }
-      : {}),
-    ...(Array.isArray(o.spec?.containers)
-      ? {
-          containers: o.spec.containers.map((c: { name?: string; resources?: { requests?: Record<string, unknown> } }) => ({
-            name: c.name,
-            ...(c.resources?.requests
-              ? { resources: { requests: { cpu: c.resources.requests.cpu, memory: c.resources.requests.memory } } }
-              : {}),
-          })),
-        }
-      : {}),
-  },
-  status: {
-    phase: o.status?.phase,
-    conditions: o.status?.conditions,
-    containerStatuses: (Array.isArray(o.status?.containerStatuses) ? o.status.containerStatuses : []).map((c: ContainerStatus) => ({
-      name: c?.name,
-      ready: c?.ready,
-      restartCount: c?.restartCount,
-      // when it started: a control plane just restarted is still finishing its post-start hooks
-      ...(c?.state?.running?.startedAt ? { state: { running: { startedAt: c.state.running.startedAt } } } : {}),
-      // why it waits (CrashLoopBackOff) and how its last run ended: a job that fails on every attempt says so here
-      ...(c?.state?.waiting?.reason ? { state: { waiting: { reason: c.state.waiting.reason } } } : {}),
-      ...(c?.state?.terminated ? { state: { terminated: terminated(c.state.terminated) } } : {}),
-      ...(c?.lastState?.terminated ? { lastState: { terminated: terminated(c.lastState.terminated) } } : {}),
-    })),
-    startTime: o.status?.startTime,
-    podIP: o.status?.podIP,
-  },
-});
-
-/** Nodes: checks read labels, annotations, roles, taints, conditions and nodeInfo — not the image list. */
-const trimNode = (o: KObject): KObject => ({
-  apiVersion: o.apiVersion,
-  kind: o.kind,
-  metadata: o.metadata,
-  spec: { providerID: o.spec?.providerID, unschedulable: o.spec?.unschedulable, taints: o.spec?.taints, podCIDR: o.spec?.podCIDR },
-  status: {
-    conditions: o.status?.conditions,
-    nodeInfo: o.status?.nodeInfo,
-    addresses: o.status?.addresses,
-    ...(o.status?.allocatable
-      ? { allocatable: { cpu: o.status.allocatable.cpu, memory: o.status.allocatable.memory, pods: o.status.allocatable.pods } }
-      : {}),
-  },
-});
-
-const without = (o: unknown, keys: string[]): unknown => {
-  if (!o || typeof o !== 'object' || Array.isArray(o)) return o;
-  const out = { ...(o as Record<string, unknown>) };
-  for (const k of keys) delete out[k];
-  return out;
+/** Pods: a value narrowed before the projection (the fields kept are in R.pods.fields). */
+const narrowPod = (o: KObject): KObject => {
+  const cs = o.status?.containerStatuses;
+  if (!Array.isArray(cs)) return o;
+  return {
+    ...o,
+    status: {
+      ...o.status,
+      containerStatuses: cs.map((c: ContainerStatus) =>
+        c && typeof c === 'object'
+          ? {
+              ...c,
+              ...(c.state ? { state: { ...c.state, terminated: cutTerminated(c.state.terminated) } } : {}),
+              ...(c.lastState ? { lastState: { ...c.lastState, terminated: cutTerminated(c.lastState.terminated) } } : {}),
+            }
+          : c,
+      ),
+    },
+  };
 };
-
-/** Argo CD Applications: the status parts no check reads (history repeats every past source). Sources, wherever
- *  Argo CD copies them, are cut to where they are by the scrub (snapshot/scrub.ts), which sees every copy. */
-const trimApplication = (o: KObject): KObject => {
-  const status = without(o.status, ['history', 'summary', 'sourceHydrator']) as Record<string, unknown> | undefined;
-  // which objects it manages (orphans: an Application that manages something is live), not their diffs
-  if (status && Array.isArray(status.resources))
-    status.resources = status.resources.map((r: Record<string, unknown>) => ({
-      group: r?.group,
-      version: r?.version,
-      kind: r?.kind,
-      namespace: r?.namespace,
-      name: r?.name,
-      status: r?.status,
-    }));
-  return { ...o, status };
-};
-
-/** Flux: HelmRelease values and post-renderer patches, Kustomization patches and post-build substitutions can hold
- *  credentials; no check reads them. */
-const trimFlux = (o: KObject): KObject => ({
-  ...o,
-  spec:
-    o.spec && typeof o.spec === 'object'
-      ? {
-          ...(without(o.spec, ['values', 'postRenderers', 'patches', 'patchesStrategicMerge', 'patchesJson6902']) as object),
-          ...(o.spec.postBuild ? { postBuild: without(o.spec.postBuild, ['substitute']) } : {}),
-        }
-      : o.spec,
-});
-
-/** Jobs: which they are, their limits and how their runs went — not their pod template (commands, env). */
-const trimJob = (o: KObject): KObject => ({
-  apiVersion: o.apiVersion,
-  kind: o.kind,
-  metadata: o.metadata,
-  spec: {
-    backoffLimit: o.spec?.backoffLimit,
-    suspend: o.spec?.suspend,
-    ...(o.spec?.template?.metadata ? { template: { metadata: o.spec.template.metadata } } : {}),
-  },
-  status: o.status,
-});
-
-/** CustomResourceDefinitions: which kinds they add and their scope, not their schemas (often megabytes). */
-const trimCrd = (o: KObject): KObject => ({
-  apiVersion: o.apiVersion,
-  kind: o.kind,
-  metadata: o.metadata,
-  spec: {
-    group: o.spec?.group,
-    names: o.spec?.names,
-    scope: o.spec?.scope,
-    versions: Array.isArray(o.spec?.versions)
-      ? o.spec.versions.map((v: { name?: string; served?: boolean; storage?: boolean }) => ({
-          name: v?.name,
-          served: v?.served,
-          storage: v?.storage,
-        }))
-      : undefined,
-  },
-});
-
-/** K3s HelmCharts: values and the chart tarball are not read (and values can hold credentials). */
-const trimHelmChart = (o: KObject): KObject => ({ ...o, spec: without(o.spec, ['valuesContent', 'set', 'chartContent', 'valuesSecrets']) });
 
 /** Events: only warnings (where rejections are reported) and the K3s deploy/helm controllers' events
  *  (their Normal "AppliedManifest" shows a failure healed) are ever read. */
@@ -179,69 +57,335 @@ const keepEvent = (o: KObject): boolean => {
   return o.type === 'Warning' || kind === 'Addon' || kind === 'HelmChart';
 };
 
+/** What every object keeps, whatever its type (the orphan scan reads every listable type this way; identity —
+ *  apiVersion, kind, metadata.name and namespace — is always kept): who owns it and whether it is going. Labels are
+ *  names and selectors match them; of the annotations only those the checks read. */
+export const METADATA_FIELDS = [
+  'metadata.uid',
+  'metadata.labels',
+  'metadata.ownerReferences',
+  'metadata.finalizers',
+  'metadata.creationTimestamp',
+  'metadata.deletionTimestamp',
+  'metadata.annotations["argocd.argoproj.io/tracking-id"]',
+  'metadata.annotations["argocd.argoproj.io/installation-id"]',
+  'metadata.annotations["argocd.argoproj.io/sync-options"]',
+  'metadata.annotations["helm.sh/resource-policy"]',
+  'metadata.annotations["meta.helm.sh/release-name"]',
+  'metadata.annotations["meta.helm.sh/release-namespace"]',
+  'metadata.annotations["kustomize.toolkit.fluxcd.io/prune"]',
+  'metadata.annotations["objectset.rio.cattle.io/owner-gvk"]',
+  'metadata.annotations["objectset.rio.cattle.io/owner-name"]',
+  'metadata.annotations["objectset.rio.cattle.io/owner-namespace"]',
+] as const;
+
+/** What every object of a type no check names keeps besides its metadata: a workload's wanted count, whatever its
+ *  kind (a Rollout, an operator's cluster: what-if reads it of the controller at the top of a pod's owners). */
+export const ANY_TYPE_FIELDS = ['spec.replicas', 'spec.instances'] as const;
+
+/** Every in-tree volume source a PersistentVolume can name (which one it is can never change: what-if -f). */
+export const PV_SOURCES = [
+  'azureDisk',
+  'azureFile',
+  'cephfs',
+  'cinder',
+  'fc',
+  'flexVolume',
+  'flocker',
+  'gcePersistentDisk',
+  'glusterfs',
+  'hostPath',
+  'iscsi',
+  'local',
+  'nfs',
+  'photonPersistentDisk',
+  'portworxVolume',
+  'quobyte',
+  'rbd',
+  'scaleIO',
+  'storageos',
+  'vsphereVolume',
+];
+
+/** A condition list as the API writes it (type, status, reason, message, times). */
+const CONDITIONS = 'status.conditions';
+
+/** Pods: metadata, where they run, whether ready and how their containers ended; what-if also their requests,
+ *  tolerations and claims — never env, commands or images. */
+const POD_FIELDS = [
+  'metadata.annotations["kubeadm.kubernetes.io/*"]',
+  'metadata.annotations["kubernetes.io/config.mirror"]',
+  'spec.nodeName',
+  'spec.tolerations[].key',
+  'spec.tolerations[].operator',
+  'spec.tolerations[].effect',
+  'spec.volumes[].persistentVolumeClaim.claimName',
+  'spec.containers[].resources.requests.cpu',
+  'spec.containers[].resources.requests.memory',
+  'status.phase',
+  CONDITIONS,
+  'status.startTime',
+  'status.containerStatuses[].name',
+  'status.containerStatuses[].restartCount',
+  'status.containerStatuses[].state',
+  'status.containerStatuses[].lastState.terminated.exitCode',
+  'status.containerStatuses[].lastState.terminated.reason',
+  'status.containerStatuses[].lastState.terminated.message',
+];
+
+/** Events of both APIs (core/v1 and events.k8s.io/v1 name the same things differently). */
+
+/** Flux Kustomizations and HelmReleases: how they reconcile and where — never values, patches or substitutions. */
+const FLUX_FIELDS = [
+  'spec.interval',
+  'spec.retryInterval',
+  'spec.suspend',
+  'spec.targetNamespace',
+  'spec.kubeConfig.secretRef.name',
+  CONDITIONS,
+];
+
+/** Admission webhooks: what each matches, how it fails and where its backend is (a caBundle is certificates). */
+const WEBHOOK_FIELDS = [
+  'webhooks[].name',
+  'webhooks[].failurePolicy',
+  'webhooks[].namespaceSelector',
+  'webhooks[].objectSelector',
+  'webhooks[].rules[].apiGroups',
+  'webhooks[].rules[].operations',
+  'webhooks[].rules[].resources',
+  'webhooks[].clientConfig.service.name',
+  'webhooks[].clientConfig.service.namespace',
+  'webhooks[].clientConfig.url',
+  'webhooks[].clientConfig.caBundle',
+];
+
 export const R = {
-  nodes: { ...t('', 'v1', 'nodes', 'Node', false), trim: trimNode },
-  namespaces: t('', 'v1', 'namespaces', 'Namespace', false),
-  pods: { ...t('', 'v1', 'pods', 'Pod', true), trim: trimPod },
+  nodes: {
+    ...t('', 'v1', 'nodes', 'Node', false),
+    fields: [
+      'metadata.annotations["k3s.io/node-args"]',
+      'metadata.annotations["rke2.io/node-args"]',
+      'metadata.annotations["flannel.alpha.coreos.com/backend-type"]',
+      'spec.providerID',
+      'spec.unschedulable',
+      'spec.taints[].key',
+      'spec.taints[].effect',
+      CONDITIONS,
+      'status.nodeInfo.kubeletVersion',
+      'status.nodeInfo.osImage',
+      'status.nodeInfo.containerRuntimeVersion',
+      'status.addresses[].type',
+      'status.addresses[].address',
+      'status.allocatable.cpu',
+      'status.allocatable.memory',
+    ],
+  },
+  namespaces: { ...t('', 'v1', 'namespaces', 'Namespace', false), fields: [CONDITIONS] },
+  pods: { ...t('', 'v1', 'pods', 'Pod', true), narrow: narrowPod, fields: POD_FIELDS },
   /** Pods as most checks need them: metadata, whether Running, and full bodies only for control-plane pods. */
   podsLean: {
     ...t('', 'v1', 'pods', 'Pod', true),
     metadataOnly: true,
     runningPhase: true,
-    trim: trimPod,
+    narrow: narrowPod,
+    fields: POD_FIELDS,
     bodiesFor: (m) => m.namespace === 'kube-system' && (m.labels?.tier === 'control-plane' || m.labels?.component === 'etcd'),
   } as Need,
-  services: t('', 'v1', 'services', 'Service', true),
-  replicasets: { ...t('apps', 'v1', 'replicasets', 'ReplicaSet', true), metadataOnly: true } as Need,
-  pdbs: t('policy', 'v1', 'poddisruptionbudgets', 'PodDisruptionBudget', true),
-  endpoints: t('', 'v1', 'endpoints', 'Endpoints', true),
-  configmaps: t('', 'v1', 'configmaps', 'ConfigMap', true),
+  services: {
+    ...t('', 'v1', 'services', 'Service', true),
+    fields: [
+      'metadata.annotations["objectset.rio.cattle.io/applied"]',
+      'spec.type',
+      'spec.clusterIP',
+      'spec.clusterIPs',
+      'spec.selector',
+      'spec.ipFamilies',
+      'spec.ipFamilyPolicy',
+    ],
+  },
+  replicasets: { ...t('apps', 'v1', 'replicasets', 'ReplicaSet', true), metadataOnly: true, fields: [] } as Need,
+  pdbs: {
+    ...t('policy', 'v1', 'poddisruptionbudgets', 'PodDisruptionBudget', true),
+    fields: ['spec.minAvailable', 'spec.maxUnavailable', 'spec.selector', 'status.disruptionsAllowed'],
+  },
+  endpoints: {
+    ...t('', 'v1', 'endpoints', 'Endpoints', true),
+    fields: ['subsets[].addresses', 'subsets[].notReadyAddresses'],
+  },
+  configmaps: { ...t('', 'v1', 'configmaps', 'ConfigMap', true), fields: ['data'] },
   events: {
     ...t('', 'v1', 'events', 'Event', true),
     keep: keepEvent,
     fieldSelectors: ['type=Warning', 'type!=Warning,involvedObject.kind=Addon', 'type!=Warning,involvedObject.kind=HelmChart'],
+    fields: CORE_EVENT_FIELDS,
   },
-  persistentvolumes: t('', 'v1', 'persistentvolumes', 'PersistentVolume', false),
-  jobs: { ...t('batch', 'v1', 'jobs', 'Job', true), trim: trimJob },
-  persistentvolumeclaims: t('', 'v1', 'persistentvolumeclaims', 'PersistentVolumeClaim', true),
+  persistentvolumes: {
+    ...t('', 'v1', 'persistentvolumes', 'PersistentVolume', false),
+    fields: [
+      'spec.claimRef.name',
+      'spec.claimRef.namespace',
+      'spec.csi.driver',
+      'spec.awsElasticBlockStore.volumeID',
+      'spec.nodeAffinity',
+      'spec.persistentVolumeReclaimPolicy',
+      'spec.storageClassName',
+      ...PV_SOURCES.map((x) => `spec.${x}`),
+      'status.phase',
+    ],
+  },
+  jobs: {
+    ...t('batch', 'v1', 'jobs', 'Job', true),
+    fields: [
+      'spec.template.metadata.labels',
+      'spec.template.metadata.annotations',
+      CONDITIONS,
+      'status.failed',
+      'status.succeeded',
+      'status.startTime',
+    ],
+  },
+  persistentvolumeclaims: {
+    ...t('', 'v1', 'persistentvolumeclaims', 'PersistentVolumeClaim', true),
+    fields: [
+      'metadata.annotations["volume.kubernetes.io/storage-provisioner"]',
+      'metadata.annotations["volume.beta.kubernetes.io/storage-provisioner"]',
+      'spec.storageClassName',
+      'spec.volumeName',
+      'spec.accessModes',
+      'spec.resources.requests.storage',
+      'status.phase',
+      'status.capacity',
+    ],
+  },
   eventsV1: {
     ...t('events.k8s.io', 'v1', 'events', 'Event', true),
     keep: keepEvent,
     fieldSelectors: ['type=Warning', 'type!=Warning,regarding.kind=Addon', 'type!=Warning,regarding.kind=HelmChart'],
+    fields: V1_EVENT_FIELDS,
   },
-  endpointslices: t('discovery.k8s.io', 'v1', 'endpointslices', 'EndpointSlice', true),
-  deployments: t('apps', 'v1', 'deployments', 'Deployment', true),
+  endpointslices: {
+    ...t('discovery.k8s.io', 'v1', 'endpointslices', 'EndpointSlice', true),
+    fields: ['addressType', 'endpoints[].addresses', 'endpoints[].conditions', 'endpoints[].nodeName', 'endpoints[].targetRef', 'ports'],
+  },
+  deployments: { ...t('apps', 'v1', 'deployments', 'Deployment', true), fields: ['spec.replicas', 'spec.selector'] },
   /** Only names and labels are read (their pod templates can hold literal env values). */
-  daemonsets: { ...t('apps', 'v1', 'daemonsets', 'DaemonSet', true), metadataOnly: true },
-  statefulsets: t('apps', 'v1', 'statefulsets', 'StatefulSet', true),
-  ingresses: t('networking.k8s.io', 'v1', 'ingresses', 'Ingress', true),
-  httproutes: t('gateway.networking.k8s.io', 'v1', 'httproutes', 'HTTPRoute', true),
-  leases: t('coordination.k8s.io', 'v1', 'leases', 'Lease', true),
-  crds: { ...t('apiextensions.k8s.io', 'v1', 'customresourcedefinitions', 'CustomResourceDefinition', false), trim: trimCrd },
-  addons: t('k3s.cattle.io', 'v1', 'addons', 'Addon', true),
-  helmcharts: { ...t('helm.cattle.io', 'v1', 'helmcharts', 'HelmChart', true), trim: trimHelmChart },
+  daemonsets: { ...t('apps', 'v1', 'daemonsets', 'DaemonSet', true), metadataOnly: true, fields: ['spec.selector'] },
+  statefulsets: {
+    ...t('apps', 'v1', 'statefulsets', 'StatefulSet', true),
+    fields: ['spec.replicas', 'spec.selector', 'spec.serviceName', 'spec.volumeClaimTemplates'],
+  },
+  ingresses: {
+    ...t('networking.k8s.io', 'v1', 'ingresses', 'Ingress', true),
+    fields: ['spec.ingressClassName', 'spec.defaultBackend', 'spec.rules[].host', 'spec.rules[].http.paths[].backend.service.name'],
+  },
+  httproutes: {
+    ...t('gateway.networking.k8s.io', 'v1', 'httproutes', 'HTTPRoute', true),
+    fields: ['spec.rules[].backendRefs[].kind', 'spec.rules[].backendRefs[].name', 'spec.rules[].backendRefs[].namespace'],
+  },
+  leases: {
+    ...t('coordination.k8s.io', 'v1', 'leases', 'Lease', true),
+    fields: ['spec.holderIdentity', 'spec.renewTime', 'spec.leaseDurationSeconds'],
+  },
+  /** Which kinds they add and their scope, not their schemas (often megabytes). */
+  crds: {
+    ...t('apiextensions.k8s.io', 'v1', 'customresourcedefinitions', 'CustomResourceDefinition', false),
+    fields: ['spec.group', 'spec.names', 'spec.scope', 'spec.versions[].name', 'spec.versions[].storage'],
+  },
+  addons: { ...t('k3s.cattle.io', 'v1', 'addons', 'Addon', true), fields: [] },
+  /** K3s HelmCharts: which chart and how it goes: never its values or the chart itself. */
+  helmcharts: {
+    ...t('helm.cattle.io', 'v1', 'helmcharts', 'HelmChart', true),
+    fields: ['spec.version', 'spec.targetNamespace', 'spec.failurePolicy', CONDITIONS],
+  },
   /** A packaged chart's user settings (same name and namespace): its failurePolicy is read, never its values. */
-  helmchartconfigs: { ...t('helm.cattle.io', 'v1', 'helmchartconfigs', 'HelmChartConfig', true), trim: trimHelmChart },
-  argoApplications: { ...t('argoproj.io', 'v1alpha1', 'applications', 'Application', true), clusterWide: true, trim: trimApplication },
+  helmchartconfigs: { ...t('helm.cattle.io', 'v1', 'helmchartconfigs', 'HelmChartConfig', true), fields: ['spec.failurePolicy'] },
+  /** Argo CD Applications: where they deploy, how they sync and what they manage; never their sources (Helm values,
+   *  parameters, plugin env: wherever Argo CD copies a source, it is not kept). */
+  argoApplications: {
+    ...t('argoproj.io', 'v1alpha1', 'applications', 'Application', true),
+    clusterWide: true,
+    fields: [
+      'spec.destination.server',
+      'spec.destination.namespace',
+      'spec.syncPolicy.automated',
+      'spec.syncPolicy.retry',
+      'spec.syncPolicy.syncOptions',
+      CONDITIONS,
+      'status.health.status',
+      'status.sync.status',
+      'status.resources',
+      'status.operationState.phase',
+      'status.operationState.message',
+      'status.operationState.startedAt',
+      'status.operationState.finishedAt',
+      'status.operationState.retryCount',
+      'status.operationState.operation.retry.limit',
+      'status.operationState.syncResult.resources[].group',
+      'status.operationState.syncResult.resources[].version',
+      'status.operationState.syncResult.resources[].kind',
+      'status.operationState.syncResult.resources[].namespace',
+      'status.operationState.syncResult.resources[].name',
+      'status.operationState.syncResult.resources[].message',
+    ],
+  },
   fluxKustomizations: {
     ...t('kustomize.toolkit.fluxcd.io', 'v1', 'kustomizations', 'Kustomization', true),
     clusterWide: true,
-    trim: trimFlux,
+    fields: [...FLUX_FIELDS, 'spec.prune', 'status.inventory.entries[].id'],
   },
-  fluxHelmReleases: { ...t('helm.toolkit.fluxcd.io', 'v2', 'helmreleases', 'HelmRelease', true), clusterWide: true, trim: trimFlux },
-  k0sEtcdMembers: t('etcd.k0sproject.io', 'v1beta1', 'etcdmembers', 'EtcdMember', false),
+  fluxHelmReleases: {
+    ...t('helm.toolkit.fluxcd.io', 'v2', 'helmreleases', 'HelmRelease', true),
+    clusterWide: true,
+    fields: [...FLUX_FIELDS, 'spec.upgrade.remediation.retries'],
+  },
+  k0sEtcdMembers: {
+    ...t('etcd.k0sproject.io', 'v1beta1', 'etcdmembers', 'EtcdMember', false),
+    fields: [CONDITIONS, 'status.memberID', 'status.peerAddress'],
+  },
   /** K3s/RKE2 (from the October 2023 patch releases): one per snapshot file, local or on S3 (k3s-io/api). */
-  etcdSnapshotFiles: t('k3s.cattle.io', 'v1', 'etcdsnapshotfiles', 'ETCDSnapshotFile', false),
+  etcdSnapshotFiles: {
+    ...t('k3s.cattle.io', 'v1', 'etcdsnapshotfiles', 'ETCDSnapshotFile', false),
+    fields: [
+      'spec.snapshotName',
+      'spec.nodeName',
+      'spec.location',
+      'spec.s3.bucket',
+      'spec.s3.endpoint',
+      'status.creationTime',
+      'status.readyToUse',
+      'status.error.time',
+      'status.error.message',
+    ],
+  },
   /** OpenShift, behind the AutomatedEtcdBackup feature gate: scheduled and one-time etcd backups. */
-  openshiftEtcdBackupPolicies: t('operator.openshift.io', 'v1alpha1', 'etcdbackuppolicies', 'EtcdBackupPolicy', false),
-  openshiftEtcdBackups: t('operator.openshift.io', 'v1alpha1', 'etcdbackups', 'EtcdBackup', false),
-  openshiftEtcds: t('operator.openshift.io', 'v1', 'etcds', 'Etcd', false),
-  validatingWebhooks: t('admissionregistration.k8s.io', 'v1', 'validatingwebhookconfigurations', 'ValidatingWebhookConfiguration', false),
-  mutatingWebhooks: t('admissionregistration.k8s.io', 'v1', 'mutatingwebhookconfigurations', 'MutatingWebhookConfiguration', false),
-  apiservices: t('apiregistration.k8s.io', 'v1', 'apiservices', 'APIService', false),
-  storageclasses: t('storage.k8s.io', 'v1', 'storageclasses', 'StorageClass', false),
-  csidrivers: t('storage.k8s.io', 'v1', 'csidrivers', 'CSIDriver', false),
-  csinodes: t('storage.k8s.io', 'v1', 'csinodes', 'CSINode', false),
+  openshiftEtcdBackupPolicies: {
+    ...t('operator.openshift.io', 'v1alpha1', 'etcdbackuppolicies', 'EtcdBackupPolicy', false),
+    fields: ['spec.schedule', CONDITIONS],
+  },
+  openshiftEtcdBackups: {
+    ...t('operator.openshift.io', 'v1alpha1', 'etcdbackups', 'EtcdBackup', false),
+    fields: [CONDITIONS, 'status.jobName'],
+  },
+  openshiftEtcds: { ...t('operator.openshift.io', 'v1', 'etcds', 'Etcd', false), fields: [CONDITIONS] },
+  validatingWebhooks: {
+    ...t('admissionregistration.k8s.io', 'v1', 'validatingwebhookconfigurations', 'ValidatingWebhookConfiguration', false),
+    fields: WEBHOOK_FIELDS,
+  },
+  mutatingWebhooks: {
+    ...t('admissionregistration.k8s.io', 'v1', 'mutatingwebhookconfigurations', 'MutatingWebhookConfiguration', false),
+    fields: WEBHOOK_FIELDS,
+  },
+  apiservices: {
+    ...t('apiregistration.k8s.io', 'v1', 'apiservices', 'APIService', false),
+    fields: ['spec.group', 'spec.version', 'spec.service.name', 'spec.service.namespace', CONDITIONS],
+  },
+  storageclasses: {
+    ...t('storage.k8s.io', 'v1', 'storageclasses', 'StorageClass', false),
+    fields: ['metadata.annotations["storageclass.kubernetes.io/is-default-class"]', 'provisioner', 'allowVolumeExpansion'],
+  },
+  csidrivers: { ...t('storage.k8s.io', 'v1', 'csidrivers', 'CSIDriver', false), fields: [] },
+  csinodes: { ...t('storage.k8s.io', 'v1', 'csinodes', 'CSINode', false), fields: ['spec.drivers[].name'] },
 } as const;
 
 /** The few ConfigMaps whose bodies are read, and the only keys kept of each: argocd-cm can hold OIDC
@@ -312,7 +456,8 @@ const trimConfigMap = (o: KObject): KObject => {
  *  kube-system/kubeadm-config (kubeadm etcd topology). */
 export const CONFIGMAPS: Need = {
   ...R.configmaps,
+  fields: ['data', 'binaryData', 'immutable'],
   metadataOnly: true,
   bodiesFor: (m) => configMapKeys(m.name, m.namespace) !== null,
-  trim: trimConfigMap,
+  narrow: trimConfigMap,
 };

@@ -14,6 +14,7 @@ import type { Snapshot } from '../snapshot/snapshot.js';
 import type { Unjudged } from '../whatif/types.js';
 import type { ChangePrediction } from './predict.js';
 import { closeSync } from 'node:fs';
+import { command } from '../lib/shell.js';
 
 export type Program = 'k3s' | 'rke2';
 
@@ -179,7 +180,9 @@ export function predictServerConfig(cfg: ServerConfig, snap: Snapshot, program: 
         fix: [
           `keep cluster-dns: ${liveIP} in ${cfgPath} (or leave the line out) on every server`,
           `if the goal is NodeLocal DNSCache on ${dns[0]}: leave cluster-dns alone and point the kubelets there instead — kubelet-arg: ["cluster-dns=${dns[0]}"]`,
-          `only if the Service must move: after the restart, kubectl -n kube-system delete service ${svcName} (${program === 'k3s' ? 'K3s recreates it within 15 s' : 'the chart recreates it'}) — cost: cluster DNS is down for every pod until it is back, and pods keep the old nameserver until they restart`,
+          command(['kubectl', '-n', 'kube-system', 'delete', 'service', svcName], {
+            say: `only if the Service must move, after the restart (cost: cluster DNS is down for every pod until ${program === 'k3s' ? 'K3s recreates it, within 15 s' : 'the chart recreates it'}, and pods keep the old nameserver until they restart)`,
+          }),
         ],
       });
     }
@@ -259,15 +262,17 @@ export function predictServerConfig(cfg: ServerConfig, snap: Snapshot, program: 
       fix: [
         ...found
           .filter((o) => o.kind === 'HelmChart')
-          .map(
-            (o) =>
-              `to remove it: kubectl -n kube-system delete helmchart ${o.metadata.name} (helm-controller uninstalls the release — cost: what it serves, e.g. ingress, stops)`,
+          .map((o) =>
+            command(['kubectl', '-n', 'kube-system', 'delete', 'helmchart', o.metadata.name], {
+              say: 'to remove it (cost: helm-controller uninstalls the release, and what it serves, e.g. ingress, stops)',
+            }),
           ),
         ...found
           .filter((o) => o.kind === 'Addon')
-          .map(
-            (o) =>
-              `to remove it: delete the objects the Addon ${o.metadata.name} applied (kubectl arch orphans lists them once it is gone), then kubectl -n kube-system delete addon ${o.metadata.name} — cost: what they serve stops`,
+          .map((o) =>
+            command(['kubectl', '-n', 'kube-system', 'delete', 'addon', o.metadata.name], {
+              say: `to remove it (cost: what they serve stops), delete the objects the Addon ${o.metadata.name} applied (kubectl arch orphans lists them once it is gone), then`,
+            }),
           ),
       ],
     });

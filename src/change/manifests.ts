@@ -12,7 +12,9 @@ import { filesIn, openRegular, readFull } from '../lib/files.js';
 import type { KObject } from '../model.js';
 
 /** The whole input, all files together: far beyond any render (a 1,000-object chart is ~2 MiB). */
-export const MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
+/** The manifests of one what-if -f, together (a 50 MB file once took 1.8 GB to judge; the API server takes objects of
+ *  at most 3 MiB, and a large rendered chart with its CRDs is a few MiB). */
+export const MAX_MANIFEST_BYTES = 8 * 1024 * 1024;
 const EXT = /\.(ya?ml|json)$/i;
 const HINT = 'what-if -f reads manifests from files, directories of .yaml/.yml/.json files, or - for stdin';
 

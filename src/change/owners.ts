@@ -206,7 +206,7 @@ export function retryText(owner: ObjectOwner | undefined, snap: Snapshot): { tex
     }
     case 'helm':
       return {
-        text: `helm upgrade of ${owner.label} fails and marks the release failed; nothing retries on its own (with --atomic it rolls back).`,
+        text: `${owner.label}: a helm upgrade fails and marks the release failed; nothing retries on its own (with --atomic it rolls back).`,
         forever: false,
       };
     case 'controller':

@@ -8,12 +8,32 @@ import { admissionWebhooks } from '../checks/admission-webhooks/check.js';
 import { selects } from '../checks/admission-webhooks/check.js';
 import { runChecks } from '../checks/run.js';
 import { gkKey, groupOf, refText, type KObject, type ObjectRef, type ResourceType, type Severity } from '../model.js';
-import { R } from '../resources.js';
+import { CONFIGMAPS, PV_SOURCES, R } from '../resources.js';
 import type { NamedRef, NamedResult, Snapshot } from '../snapshot/snapshot.js';
 import type { Prediction, Unjudged } from '../whatif/types.js';
 import { ownerOf, retryText, type ObjectOwner } from './owners.js';
 import type { ChangeCode } from './codes.js';
 import type { Manifest } from './manifests.js';
+import { command, inNamespace, type Step } from '../lib/shell.js';
+
+/** What what-if -f reads of the cluster's lists (the objects it changes are read whole, each by its own GET): the
+ *  kinds CRDs add, how each owner applies and prunes, and the live values a refusal is judged by. */
+export const CHANGE_READS = [
+  { ...R.crds, fields: ['spec.group', 'spec.names', 'spec.scope', 'spec.versions[].name', 'spec.versions[].storage'] },
+  { ...R.argoApplications, fields: ['spec.syncPolicy.retry', 'spec.syncPolicy.syncOptions'] },
+  { ...R.fluxKustomizations, fields: ['spec.prune', 'status.inventory.entries[].id'] },
+  { ...R.fluxHelmReleases, fields: ['spec.upgrade.remediation.retries'] },
+  { ...CONFIGMAPS, fields: ['immutable', 'binaryData'] },
+  { ...R.persistentvolumeclaims, fields: ['spec.accessModes', 'spec.resources.requests.storage', 'status.capacity'] },
+  { ...R.services, fields: ['spec.ipFamilies', 'spec.ipFamilyPolicy'] },
+  { ...R.statefulsets, fields: ['spec.serviceName', 'spec.selector', 'spec.volumeClaimTemplates'] },
+  {
+    ...R.persistentvolumes,
+    // which volume source it is (each can never change): the in-tree ones, with their secrets' names, never a secret
+    fields: PV_SOURCES.map((s) => `spec.${s}`),
+  },
+  { ...R.storageclasses, fields: ['allowVolumeExpansion'] },
+];
 
 /** Where a prediction points in the manifests. */
 export interface Place {
@@ -256,7 +276,10 @@ export function predictChange(manifests: Manifest[], snap: Snapshot, now: Date, 
           location: { file: m.file, line: m.lineOf(['metadata', 'namespace']) },
           why: 'Every namespaced object needs its namespace first; the API server refuses it otherwise.',
           fix: [
-            `create it first: kubectl create namespace ${ref.namespace} (or add a Namespace to the manifests; Argo CD: syncOptions CreateNamespace=true; Helm: --create-namespace)`,
+            command(['kubectl', 'create', 'namespace', ref.namespace], {
+              say: 'create it first',
+              note: 'or add a Namespace to the manifests; Argo CD: syncOptions CreateNamespace=true; Helm: --create-namespace',
+            }),
           ],
         });
         objects.push({ ref: objRef, location, state: 'refused', why: 'namespace does not exist' });
@@ -392,8 +415,15 @@ export function predictChange(manifests: Manifest[], snap: Snapshot, now: Date, 
   return { objects, predictions, notJudged };
 }
 
-function fixFor(ref: NamedRef, r: Refusal, resize: boolean, owner: ObjectOwner | undefined, forever: boolean): string[] {
-  const id = `${ref.namespace ? `-n ${ref.namespace} ` : ''}${ref.kind.toLowerCase()} ${ref.name}`;
+function fixFor(ref: NamedRef, r: Refusal, resize: boolean, owner: ObjectOwner | undefined, forever: boolean): Step[] {
+  const del = (...rest: string[]): string[] => [
+    'kubectl',
+    ...inNamespace(ref.namespace),
+    'delete',
+    ref.kind.toLowerCase(),
+    ref.name,
+    ...rest,
+  ];
   if (resize)
     return [
       `use a StorageClass with allowVolumeExpansion: true for a volume that must grow (a new claim, data copied), or keep the size — only an administrator can set allowVolumeExpansion on the class`,
@@ -401,12 +431,24 @@ function fixFor(ref: NamedRef, r: Refusal, resize: boolean, owner: ObjectOwner |
   const keep = `keep ${r.path ?? r.field} as it is live (${r.live ?? 'the live value'}) in the manifests`;
   const recreate =
     ref.kind === 'StatefulSet'
-      ? `if the change is wanted: kubectl delete statefulset ${ref.name}${ref.namespace ? ` -n ${ref.namespace}` : ''} --cascade=orphan, then apply (cost: none for the pods, which keep running and are adopted; the new volumeClaimTemplates apply only to new claims — existing PVCs must be resized on their own)`
+      ? command(del('--cascade=orphan'), {
+          say: 'if the change is wanted (cost: none for the pods, which keep running and are adopted; the new volumeClaimTemplates apply only to new claims — existing PVCs must be resized on their own)',
+          note: 'then apply',
+        })
       : ref.kind === 'Job'
-        ? `if the change is wanted: delete the Job first (kubectl delete job ${ref.name}${ref.namespace ? ` -n ${ref.namespace}` : ''}; cost: its pods and their logs go with it), then apply — Helm: a hook with hook-delete-policy before-hook-creation; Argo CD: Replace=true or a hook`
+        ? command(del(), {
+            say: 'if the change is wanted, delete the Job first (cost: its pods and their logs go with it)',
+            note: 'then apply — Helm: a hook with hook-delete-policy before-hook-creation; Argo CD: Replace=true or a hook',
+          })
         : ref.kind === 'Service'
-          ? `only if the new address is really wanted: kubectl delete ${id}, then apply (cost: the Service is down until recreated, and clients holding the old address break)`
-          : `only if the change is really wanted: kubectl delete ${id}, then apply (cost: everything it runs stops until recreated${ref.kind === 'PersistentVolumeClaim' || ref.kind === 'PersistentVolume' ? ', and the data goes with the volume unless its reclaim policy is Retain' : ''})`;
+          ? command(del(), {
+              say: 'only if the new address is really wanted (cost: the Service is down until recreated, and clients holding the old address break)',
+              note: 'then apply',
+            })
+          : command(del(), {
+              say: `only if the change is really wanted (cost: everything it runs stops until recreated${ref.kind === 'PersistentVolumeClaim' || ref.kind === 'PersistentVolume' ? ', and the data goes with the volume unless its reclaim policy is Retain' : ''})`,
+              note: 'then apply',
+            });
   return [
     keep,
     recreate,

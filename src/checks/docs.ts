@@ -3,6 +3,7 @@
 import { resourceName } from '../lib/k8s.js';
 import type { Check } from './types.js';
 import { cells, hang } from '../lib/wrap.js';
+import { argvText } from '../lib/shell.js';
 
 export const TABLE_BEGIN = "<!-- checks table: generated from each check's docs by `npm run gen` -->";
 export const TABLE_END = '<!-- end of generated checks table -->';
@@ -95,7 +96,7 @@ export function explainMarkdown(c: Check): string {
     `<!-- generated from src/checks/${c.id}/check.ts by \`npm run gen\`: edit the check's docs, not this file -->`,
     `# ${md(c.title)}`,
     '',
-    `\`kubectl arch explain ${c.id}\` — worst severity: ${c.severity}. [All checks](README.md)`,
+    `\`${argvText(['kubectl', 'arch', 'explain', c.id])}\` — worst severity: ${c.severity}. [All checks](README.md)`,
     '',
     '## What it looks for',
     '',

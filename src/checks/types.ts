@@ -118,6 +118,9 @@ export interface Check<C extends string = string> {
   /** Finding codes it can emit, with their meaning (stable, never reused). */
   codes: Readonly<Record<C, string>>;
   needs: CheckNeed[];
+  /** Types it reads when another input brought them, without needing them (a live value for its advice), with the
+   *  fields it reads of each. */
+  reads?: ReadonlyArray<Pick<Need, 'group' | 'kind' | 'fields'>>;
   /** The inputs a finding of a code is proven by (types as Kind or Kind.group): without one of them it may not appear,
    *  or appear as another code (an orphan's liveness, a member's health). The rest of its inputs only refine it. */
   proofs?: Partial<Record<C, readonly string[]>>;

@@ -5,7 +5,7 @@
 import type { NodeGet } from '../model.js';
 import type { KObject, Need } from '../model.js';
 import { gkKey } from '../model.js';
-import { ingest } from '../snapshot/scrub.js';
+import { doorsFor, ingest, type Doors } from '../snapshot/scrub.js';
 import { Snapshot, type NamedRef, type ServerVersion } from '../snapshot/snapshot.js';
 import { shapeProblem } from '../snapshot/validate.js';
 import { ApiClient, ApiStatusError, ApiTransportError, connectionError } from './client.js';
@@ -21,6 +21,8 @@ export interface FetchOptions {
   allTypes?: boolean;
   /** what-if -f: GET each of these objects whole (src/cluster/named.ts). */
   named?: { refs: NamedRef[]; defaultNamespace: string };
+  /** The door of this run (set by fetchSnapshot from the needs). */
+  doors?: Doors;
 }
 
 export function listPath(n: Need, namespace?: string): string {
@@ -220,8 +222,8 @@ async function listOnceStep(client: ApiClient, n: Need, snap: Snapshot, opts: Fe
     if (problem) throw new ApiTransportError(`the server sent a malformed ${n.kind} (${problem})`, path, 'BADJSON');
     let o = it as unknown as KObject;
     if (n.keep && !n.keep(o)) return null;
-    // the one door of every object into a snapshot, listed or loaded: its type's trim, then the scrub
-    return ingest(o);
+    // the one door of every object into a snapshot, listed or loaded: its declared fields, then the redactor
+    return ingest(o, opts.doors);
   };
   const listOnce = (
     fieldSelector: string | undefined,
@@ -350,10 +352,12 @@ export async function fetchSnapshot(client: ApiClient, needs: Need[], opts: Fetc
   const [types] = await Promise.all([planStep(client, needs, snap, opts), readinessStep(client, snap, opts, health)]);
   const unwatch = health.watch(client, snap, opts);
   let done = 0;
+  // the one door: what the needs' readers declare, kept as each page arrives
+  const withDoors = { ...opts, doors: doorsFor(needs) };
   try {
     await Promise.all(
       types.map(async (n) => {
-        await listStep(client, n, snap, opts, health);
+        await listStep(client, n, snap, withDoors, health);
         opts.progress?.(`${n.resource} (${++done}/${types.length})`);
       }),
     );

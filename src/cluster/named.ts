@@ -4,7 +4,7 @@
 // fields the trims drop, e.g. a Job's pod template). Discovery says which kinds the API server serves, and where each
 // lives (its resource and scope). Answers: the object, absent (404), or why it could not be read (403, a timeout).
 import { gkKey, type KObject, type ResourceType } from '../model.js';
-import { scrub } from '../snapshot/scrub.js';
+import { scrubWhole } from '../snapshot/scrub.js';
 import type { NamedRef, NamedResult, Snapshot } from '../snapshot/snapshot.js';
 import { ApiStatusError, ApiTransportError, type ApiClient } from './client.js';
 
@@ -66,7 +66,7 @@ export async function namedStep(
             if (!wanted.has(key)) continue;
             it.apiVersion = t.group ? `${t.group}/${t.version}` : t.version;
             it.kind = t.kind;
-            found.set(key, scrub(it));
+            found.set(key, scrubWhole(it));
           }
         });
       } catch (e) {
@@ -109,7 +109,7 @@ async function getOne(client: ApiClient, t: ResourceType | undefined, r: NamedRe
     if (!o || typeof o !== 'object' || !o.metadata) return { unseen: `GET ${path}: not an object` };
     o.apiVersion = t.group ? `${t.group}/${t.version}` : t.version;
     o.kind = t.kind;
-    return { object: scrub(o) };
+    return { object: scrubWhole(o) };
   } catch (e) {
     if (e instanceof ApiStatusError && e.status === 404) return { absent: true };
     if (e instanceof ApiStatusError) return { unseen: `GET ${path}: ${e.status}${e.status === 403 ? ' forbidden' : ''}` };

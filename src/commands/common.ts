@@ -120,7 +120,7 @@ export async function acquire(
   const namespace = scopeNamespace(args);
   if (args.snapshot) {
     const { loadSnapshot } = await import('../snapshot/load.js');
-    const snap = loadSnapshot(args.snapshot);
+    const snap = loadSnapshot(args.snapshot, needs);
     const scoped = namespace ? snap.scoped(namespace) : snap;
     return {
       snap: scoped,

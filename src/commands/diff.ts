@@ -54,19 +54,20 @@ export function diffReports(oldFile: string, newFile: string): ContextDiff[] {
   });
 }
 
+/** One finding on one line: a newline in a title (a tampered report) is shown as \n, never a line of its own. */
 const line = (f: KnownFinding): string =>
-  `${f.severity.toUpperCase()} ${f.code} ${f.title}${f.objects.length ? ` (${f.objects.map(refText).join(', ')})` : ''}`;
+  termSafe(`${f.severity.toUpperCase()} ${f.code} ${f.title}${f.objects.length ? ` (${f.objects.map(refText).join(', ')})` : ''}`);
 
 function text(d: ContextDiff[]): string {
   const L: string[] = [];
   for (const c of d) {
-    if (d.length > 1) L.push(`context ${c.context || '""'}`);
+    if (d.length > 1) L.push(`context ${termSafe(c.context || '""')}`);
     L.push(`${c.appeared.length} appeared, ${c.fixed.length} fixed, ${c.changed.length} changed severity, ${c.unchanged} unchanged`);
     for (const f of c.appeared) L.push(`  + ${line(f)}`);
     for (const f of c.fixed) L.push(`  - ${line(f)}`);
     for (const f of c.changed) L.push(`  ~ ${f.was.toUpperCase()} → ${line(f)}`);
   }
-  return termSafe(L.join('\n'), true) + '\n';
+  return L.join('\n') + '\n';
 }
 
 /** Markdown for a pull-request comment: every cluster string is escaped (no markup, links or HTML from the cluster). */

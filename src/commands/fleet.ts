@@ -22,6 +22,7 @@ import { printStructured, writeOut } from './output.js';
 import { drawnElsewhere } from './pictures.js';
 import { stopwatch } from '../lib/time.js';
 import { acceptedRisks, placeOf, risksInfo, sayRisks } from './risks.js';
+import { argvText } from '../lib/shell.js';
 
 /** What one context's run gives, whatever the command. */
 export interface Outcome {
@@ -213,7 +214,7 @@ function row(d: Done): ContextRow {
 /** The summary table of a multi-context run; every string from a kubeconfig or a cluster is escaped. */
 export function summaryTable(command: string, rows: ContextRow[], totalMs: number, s: Style): string {
   const failed = rows.filter((r) => r.status === 'failed').length;
-  const head = `${s.bold(`kubectl arch ${command}`)}${s.dim(` — ${rows.length} context${rows.length === 1 ? '' : 's'}: ${rows.length - failed} reached, ${failed} failed, ${seconds(totalMs)}`)}`;
+  const head = `${s.bold(argvText(['kubectl', 'arch', command]))}${s.dim(` — ${rows.length} context${rows.length === 1 ? '' : 's'}: ${rows.length - failed} reached, ${failed} failed, ${seconds(totalMs)}`)}`;
   const n = (r: ContextRow, k: Severity): string => (r.findings ? String(r.findings[k]) : '-');
   const lines = columns(
     [

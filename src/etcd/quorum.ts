@@ -192,7 +192,7 @@ function k3sMembers(snap: Snapshot, now: number, distribution: Distribution): { 
           health: gone ? 'unhealthy' : 'unknown',
           evidence: `etcd role label only (no EtcdIsVoter condition: ${distribution} before v1.25.16/v1.26.11/v1.27.8/v1.28.4)${
             gone
-              ? `, its k3s server stopped posting status ${Math.round((now - silent) / 60_000)} min ago (NodeStatusUnknown): the kubelet and the etcd member are one process`
+              ? `, its K3s server stopped posting status ${Math.round((now - silent) / 60_000)} min ago (NodeStatusUnknown): the kubelet and the etcd member are one process`
               : isReady(n)
                 ? ''
                 : ', node NotReady (its kubelet; the member itself is not visible)'

@@ -36,6 +36,48 @@ const about = (r: Partial<NormEvent['object']> | undefined): NormEvent['object']
   uid: r?.uid,
 });
 
+/** What normaliseEvents reads of a core/v1 Event (its declared fields: src/snapshot/fields.ts). */
+export const CORE_EVENT_FIELDS = [
+  'type',
+  'reason',
+  'message',
+  'count',
+  'series',
+  'firstTimestamp',
+  'lastTimestamp',
+  'eventTime',
+  'involvedObject.apiVersion',
+  'involvedObject.kind',
+  'involvedObject.name',
+  'involvedObject.namespace',
+  'involvedObject.uid',
+  'source.component',
+  'source.host',
+  'reportingComponent',
+  'reportingInstance',
+] as const;
+
+/** What normaliseEvents reads of an events.k8s.io/v1 Event. */
+export const V1_EVENT_FIELDS = [
+  'type',
+  'reason',
+  'note',
+  'series',
+  'deprecatedCount',
+  'deprecatedFirstTimestamp',
+  'deprecatedLastTimestamp',
+  'eventTime',
+  'regarding.apiVersion',
+  'regarding.kind',
+  'regarding.name',
+  'regarding.namespace',
+  'regarding.uid',
+  'deprecatedSource.component',
+  'deprecatedSource.host',
+  'reportingController',
+  'reportingInstance',
+] as const;
+
 export function normaliseEvents(core: KObject[], v1: KObject[]): NormEvent[] {
   const seen = new Map<string, NormEvent>();
   for (const e of core) {

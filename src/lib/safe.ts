@@ -9,9 +9,10 @@
  *  mark, Hangul fillers, Khmer and Mongolian invisible vowels and selectors; zero-width spaces, joiners and marks
  *  (U+200B–U+200F); line and paragraph separators, bidirectional embeddings and overrides (U+2028–U+202E); word
  *  joiner, invisible operators and bidirectional isolates (U+2060–U+206F); variation selectors; the byte-order mark;
- *  interlinear annotation marks; tag characters (U+E0000–U+E007F). */
+ *  interlinear annotation marks; the noncharacters U+FFFE and U+FFFF; tag characters (U+E0000–U+E007F); and a lone
+ *  half of a surrogate pair (never valid text). */
 export const UNSEEN =
-  /[\u0000-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
+  /[\u0000-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb\ufffe\uffff]|\udb40[\udc00-\udc7f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /** One character as text: \n, \t and \r by name, others as \xNN, \uNNNN or \u{NNNNN}. */
 const shown = (c: string): string => {
@@ -31,18 +32,48 @@ export function termSafe(s: string, keepNewlines = false): string {
   return visible(s, keepNewlines ? '\n' : '');
 }
 
-/** A value that writes itself as JSON (a Command of lib/shell.ts is its command line): copied as what it writes. */
-const selfWritten = (v: unknown): v is { toJSON(): unknown } =>
-  !!v && typeof v === 'object' && !(v instanceof Date) && typeof (v as { toJSON?: unknown }).toJSON === 'function';
+/** A value whose text is its own to escape (a Command of lib/shell.ts: its prose is text, its arguments are quoted
+ *  for the shell, which already shows every such character as text): copied with its prose escaped. */
+const ownText = (v: unknown): v is { withText(f: (s: string) => string): unknown } =>
+  !!v && typeof v === 'object' && typeof (v as { withText?: unknown }).withText === 'function';
 
 /** Deep copy of a value with every string made terminal-safe (for human renderers only). */
 export function termSafeDeep<T>(v: T, keepNewlines = true): T {
   if (typeof v === 'string') return termSafe(v, keepNewlines) as T;
-  if (selfWritten(v)) return termSafeDeep(v.toJSON(), keepNewlines) as T;
+  if (ownText(v)) return v.withText((t) => termSafe(t, keepNewlines)) as T;
   if (Array.isArray(v)) return v.map((x) => termSafeDeep(x, keepNewlines)) as T;
   if (v && typeof v === 'object') {
     const out: Record<string, unknown> = {};
     for (const [k, x] of Object.entries(v)) out[k] = termSafeDeep(x, keepNewlines);
+    return out as T;
+  }
+  return v;
+}
+
+/** A document for a reader that is not a terminal but shows text (code scanning, a policy UI): every string with what
+ *  no reader may be shown raw written as text, line breaks and tabs kept (SARIF, PolicyReport, OpenReports). */
+export function shownDeep<T>(v: T): T {
+  if (typeof v === 'string') return visible(v, '\n\t\r') as T;
+  if (ownText(v)) return v.withText((t) => visible(t, '\n\t\r')) as T;
+  if (Array.isArray(v)) return v.map(shownDeep) as T;
+  if (v && typeof v === 'object' && !(v instanceof Date)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[k] = shownDeep(x);
+    return out as T;
+  }
+  return v;
+}
+
+/** A document for a terminal: every string made safe and one line (a newline in a title or a name from the cluster is
+ *  shown as \n and cannot start a look-alike `fix:` or `FIXED:` line), but for the `message` fields, whose lines the
+ *  renderers indent one by one. */
+export function oneLine<T>(v: T): T {
+  if (typeof v === 'string') return termSafe(v) as T;
+  if (ownText(v)) return v.withText((t) => termSafe(t)) as T;
+  if (Array.isArray(v)) return v.map(oneLine) as T;
+  if (v && typeof v === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[k] = k === 'message' && typeof x === 'string' ? termSafe(x, true) : oneLine(x);
     return out as T;
   }
   return v;
@@ -61,7 +92,7 @@ export const wellFormed = (s: string): string => s.replace(LONE, hex4);
 /** Deep copy of a value with every string well-formed (see wellFormed); other values as they are. */
 export function wellFormedDeep<T>(v: T): T {
   if (typeof v === 'string') return wellFormed(v) as T;
-  if (selfWritten(v)) return wellFormedDeep(v.toJSON()) as T;
+  if (ownText(v)) return v.withText(wellFormed) as T;
   if (Array.isArray(v)) return v.map(wellFormedDeep) as T;
   if (v && typeof v === 'object' && !(v instanceof Date)) {
     const out: Record<string, unknown> = {};

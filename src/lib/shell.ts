@@ -28,8 +28,10 @@ function bytes(c: string): string {
   return b.map((x) => `\\x${x.toString(16).padStart(2, '0')}`).join('');
 }
 
-/** One argument as a shell word that gives back exactly this string. */
+/** One argument as a shell word that gives back exactly this string. A NUL character cannot be passed in an argument
+ *  (the program would get the text before it: another name), so no word is made for it. */
 export function quote(arg: string): string {
+  if (arg.includes('\0')) throw new RangeError('an argument holds a NUL character, which no command line can pass');
   if (arg === '') return "''";
   if (BARE.test(arg)) return arg;
   if (!UNSEEN_ONE.test(arg) && !LONE.test(arg)) return `'${arg.replace(/'/g, `'\\''`)}'`;
@@ -45,8 +47,11 @@ export function quote(arg: string): string {
   return `$'${out}'`;
 }
 
-/** An argument list as one command line. */
-export const argvText = (argv: Argv): string => argv.map(quote).join(' ');
+/** Said instead of a command whose arguments hold a NUL character: as a comment, so that nothing runs. */
+export const NO_COMMAND = '# no command: an argument holds a NUL character, which no command line can pass (it would name another object)';
+
+/** An argument list as one command line (or, when it cannot be one, NO_COMMAND). */
+export const argvText = (argv: Argv): string => (argv.some((a) => a.includes('\0')) ? NO_COMMAND : argv.map(quote).join(' '));
 
 /** A command for a human to run (kubectl-arch never runs it): a pipeline of argument lists, with what to say before it
  *  (`say: command`) and a remark after it (`command   # note`). Prose is prose: `say` and `note` are shown as text, the
@@ -60,7 +65,7 @@ export class Command {
 
   /** The command line alone: each stage's arguments quoted, stages joined by a pipe. */
   get line(): string {
-    return this.stages.map(argvText).join(' | ');
+    return this.stages.some((a) => a.some((x) => x.includes('\0'))) ? NO_COMMAND : this.stages.map(argvText).join(' | ');
   }
 
   toString(): string {
@@ -69,6 +74,11 @@ export class Command {
 
   toJSON(): string {
     return this.toString();
+  }
+
+  /** The same command with its prose (say, note) passed through `f`: the arguments are the shell's to quote. */
+  withText(f: (s: string) => string): Command {
+    return new Command(this.stages, this.say === undefined ? undefined : f(this.say), this.note === undefined ? undefined : f(this.note));
   }
 }
 
@@ -82,3 +92,6 @@ export type Step = string | Command;
 
 /** A step as one line of text. */
 export const stepText = (s: Step): string => String(s);
+
+/** kubectl's namespace flag for an object: `-n ns`, or nothing for a cluster-scoped one. */
+export const inNamespace = (ns: string | undefined): string[] => (ns ? ['-n', ns] : []);

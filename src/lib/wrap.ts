@@ -7,11 +7,13 @@
 //   left as it needs), one wider than the whole width runs past it (the terminal shows it on two rows, copies it whole);
 // - a command in prose: a backtick-quoted span, and `kubectl …` up to the end of its clause (`;`, `,` or `)` ends it,
 //   `(`, `#` or `—` after it too) — it moves to a line of its own rather than be cut;
-// - a command line: the renderers do not pass fix steps and command lines here at all (they may run past the width).
+// - a command line (a fix step's Command, lib/shell.ts): it goes on a line of its own, whole (stepLines), past the width
+//   if it must.
 // Widths are measured with string-width: escape sequences take no cell, CJK and most emoji two. Styles (SGR) open at
 // a break are closed at the end of the line and opened again after the indent, so no indent is underlined or dimmed.
 // Text from the cluster arrives escaped (lib/safe.ts): wrapping only splits it at spaces, it never changes a character.
 import stringWidth from 'string-width';
+import type { Step } from './shell.js';
 
 const SGR = /\x1b\[[0-9;]*m/g;
 const ASCII = /^[\x20-\x7e]*$/;
@@ -165,4 +167,22 @@ export function wrapLines(text: string, width: number | undefined): string {
     .split('\n')
     .map((l) => hang('', l, width))
     .join('\n');
+}
+
+/**
+ * A fix step after a lead. Prose wraps as prose. A command step (lib/shell.ts) is one line when it fits; when it does
+ * not, its prose wraps after the lead and its command line follows on a line of its own, whole, under the prose (a
+ * command is copied, never broken), with its note after it when that fits, else on the next line as a comment.
+ */
+export function stepLines(lead: string, step: Step, width: number | undefined): string[] {
+  if (typeof step === 'string') return [hang(lead, step, width)];
+  const whole = lead + String(step);
+  if (!width || cells(whole) <= width) return [whole];
+  const under = ' '.repeat(Math.min(cells(lead), Math.max(0, width - MIN_TEXT)) + 2);
+  const out = step.say ? [hang(lead, `${step.say}:`, width)] : [];
+  const cmd = (step.say ? under : lead) + step.line;
+  const note = step.note ? `   # ${step.note}` : '';
+  if (!note || cells(cmd + note) <= width) out.push(cmd + note);
+  else out.push(cmd, hang(step.say ? under : ' '.repeat(cells(lead)), `# ${step.note}`, width));
+  return out;
 }

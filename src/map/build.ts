@@ -24,6 +24,15 @@ import { R } from '../resources.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import { byText } from '../lib/order.js';
 
+/** What the map and its blast radii read beyond the checks' own inputs (where a part runs, what a route serves). */
+export const MAP_READS = [
+  { ...R.etcdSnapshotFiles, fields: ['status.error.time', 'status.error.message'] },
+  { ...R.endpointslices, fields: ['endpoints[].addresses'] },
+  { ...R.ingresses, fields: ['spec.ingressClassName'] },
+  { ...R.leases, fields: ['spec.holderIdentity', 'spec.leaseDurationSeconds'] },
+  { ...R.persistentvolumes, fields: ['spec.claimRef.name', 'spec.claimRef.namespace', 'spec.hostPath.path', 'spec.local.path'] },
+];
+
 export type { ArchMap, LineCheck, MapLine, MapSection };
 
 /** A line's check with the findings that concern the line counted by severity (only those with any): one error and

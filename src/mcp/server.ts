@@ -13,6 +13,7 @@ import { VERSION } from '../version.js';
 import { fit } from './fit.js';
 import type { ServerSettings } from './inputs.js';
 import { TOOLS, type ToolSpec } from './tools.js';
+import { PassThrough } from 'node:stream';
 
 export const CHECK_URI = 'kubectl-arch://checks/';
 
@@ -121,6 +122,49 @@ export interface Io {
   stdout: NodeJS.WritableStream;
 }
 
+/** The largest request line read (a tool's arguments are bounded far below it: what-if manifests at 64 KiB). */
+export const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
+
+/** stdin as whole lines for the SDK, each at most `max` bytes: a longer one is dropped as it comes (never held) and
+ *  answered with a JSON-RPC error (its id cannot be read: null), where the SDK would throw out of its stream handler
+ *  and the server would end without a word. */
+export function boundedLines(input: NodeJS.ReadableStream, max: number, tooLong: (bytes: number) => void): PassThrough {
+  const out = new PassThrough();
+  let parts: Buffer[] = [];
+  let held = 0;
+  let dropping = 0;
+  input.on('data', (chunk: Buffer | string) => {
+    let b = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    for (let nl = b.indexOf(10); ; nl = b.indexOf(10)) {
+      const piece = nl < 0 ? b : b.subarray(0, nl + 1);
+      if (dropping) dropping += piece.length;
+      else if (held + piece.length > max) {
+        dropping = held + piece.length;
+        parts = [];
+        held = 0;
+      } else {
+        parts.push(piece);
+        held += piece.length;
+      }
+      if (nl < 0) break;
+      if (dropping) tooLong(dropping);
+      else out.write(Buffer.concat(parts));
+      parts = [];
+      held = 0;
+      dropping = 0;
+      b = b.subarray(nl + 1);
+    }
+  });
+  let ended = false;
+  const end = (): void => {
+    if (!ended) out.end();
+    ended = true;
+  };
+  input.once('end', end);
+  input.once('close', end);
+  return out;
+}
+
 /** Serves until the client closes stdin; resolves then. */
 export async function serve(settings: ServerSettings, io: Io): Promise<void> {
   const { McpServer, StdioServerTransport, z } = await import('./sdk.js');
@@ -154,7 +198,12 @@ export async function serve(settings: ServerSettings, io: Io): Promise<void> {
       contents: [{ uri, mimeType: 'text/plain', text: explainText(c) }],
     }));
   }
-  const transport = new StdioServerTransport(io.stdin as never, io.stdout as never);
+  const stdin = boundedLines(io.stdin, MAX_REQUEST_BYTES, (bytes) =>
+    io.stdout.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `request too large: ${bytes} bytes on one line; kubectl-arch reads at most ${MAX_REQUEST_BYTES} bytes a request` } })}\n`,
+    ),
+  );
+  const transport = new StdioServerTransport(stdin as never, io.stdout as never);
   const closed = new Promise<void>((resolve) => {
     server.server.onclose = () => resolve();
   });
@@ -163,7 +212,7 @@ export async function serve(settings: ServerSettings, io: Io): Promise<void> {
   const end = (): void => {
     void server.close();
   };
-  io.stdin.once('end', end);
-  io.stdin.once('close', end);
+  stdin.once('end', end);
+  stdin.once('close', end);
   await closed;
 }

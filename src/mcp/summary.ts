@@ -5,6 +5,7 @@ import type { Acquired } from '../commands/common.js';
 import type { Runs } from '../commands/fleet.js';
 import { countBySeverity } from '../render/report.js';
 import { termSafe } from '../lib/safe.js';
+import { argvText } from '../lib/shell.js';
 
 const MAX_LINES = 20;
 
@@ -49,13 +50,15 @@ export function runsSummary(runs: Runs, shown: Shown = () => true): string {
     const o = runs.done[0]!.outcome!;
     const supp = o.suppressed.length ? `; ${o.suppressed.length} suppressed as accepted risks` : '';
     return [
-      `kubectl arch ${runs.command} — ${termSafe(where(o.source))}`,
+      `${argvText(['kubectl', 'arch', runs.command])} — ${termSafe(where(o.source))}`,
       `${counts(o.checks)}${supp}`,
       ...findingLines(o.checks, shown, budget, '  '),
     ].join('\n');
   }
   const failed = runs.done.filter((d) => !d.outcome).length;
-  const lines = [`kubectl arch ${runs.command} — ${runs.done.length} contexts: ${runs.done.length - failed} reached, ${failed} failed`];
+  const lines = [
+    `${argvText(['kubectl', 'arch', runs.command])} — ${runs.done.length} contexts: ${runs.done.length - failed} reached, ${failed} failed`,
+  ];
   for (const d of runs.done) {
     if (!d.outcome) {
       lines.push(

@@ -7,6 +7,7 @@
 // - a group still serving traffic, or matched on weak evidence only, is printed commented out, the reason first.
 import { refText } from '../model.js';
 import { termSafe } from '../lib/safe.js';
+import { argvText } from '../lib/shell.js';
 import type { OrphanGroup, StorageNote } from './scan.js';
 import { byText } from '../lib/order.js';
 
@@ -53,20 +54,26 @@ const resourceArg = (kind: string, apiVersion: string | undefined): string => {
 };
 
 function dataWarning(s: StorageNote): string {
-  const what = refText(s);
+  const what = termSafe(refText(s));
+  const on = s.volume ? ` on ${termSafe(s.volume)}` : '';
   if (s.reclaimPolicy === 'Delete')
-    return `# DATA: deleting ${what} DELETES THE DATA (reclaimPolicy Delete${s.volume ? ` on ${s.volume}` : ''}); back it up first, or set the PV's reclaimPolicy to Retain`;
+    return `# DATA: deleting ${what} DELETES THE DATA (reclaimPolicy Delete${on}); back it up first, or set the PV's reclaimPolicy to Retain`;
   if (s.reclaimPolicy)
-    return `# DATA: ${what} — reclaimPolicy ${s.reclaimPolicy}${s.volume ? ` on ${s.volume}` : ''}: the disk stays after deletion and must be removed by hand`;
+    return `# DATA: ${what} — reclaimPolicy ${termSafe(s.reclaimPolicy)}${on}: the disk stays after deletion and must be removed by hand`;
   return `# DATA: ${what} holds data; its volume's reclaimPolicy is not visible — check it (kubectl get pv) before deleting`;
 }
+
+/** A comment line of the plan: text from the cluster shown as text, on one line (lib/safe.ts). */
+const comment = (text: string): string => `# ${termSafe(text)}`;
 
 function groupLines(g: OrphanGroup): string[] {
   const L: string[] = [];
   const owner = `${g.owner.tool} ${refText(g.owner)}`;
   L.push(
     '',
-    `# ${owner} ${g.movedTo ? `(now deploys to ${g.movedTo}: left here)` : '(gone)'} — confidence ${g.confidence} (${g.signals.join(', ')}) — ${g.liveness.summary}`,
+    comment(
+      `${owner} ${g.movedTo ? `(now deploys to ${g.movedTo}: left here)` : '(gone)'} — confidence ${g.confidence} (${g.signals.join(', ')}) — ${g.liveness.summary}`,
+    ),
   );
   const holdReasons: string[] = [];
   if (g.liveness.servingTraffic)
@@ -77,11 +84,12 @@ function groupLines(g: OrphanGroup): string[] {
   if (hold) {
     L.push(
       '# NOT RECOMMENDED AS IS — every command below is commented out because',
-      ...holdReasons.map((r) => `#   ${r}`),
+      ...holdReasons.map((r) => comment(`  ${r}`)),
       '# Re-create the owner to adopt these objects again, or remove the leading "# " only after checking.',
     );
   }
-  const cmd = (s: string): string => (hold ? `# ${s}` : s);
+  // every command is an argument list, quoted by the one function (lib/shell.ts): a name is one argument, whatever it holds
+  const cmd = (argv: string[]): string => (hold ? `# ${argvText(argv)}` : argvText(argv));
   const objs = [...g.objects].sort(
     (a, b) => rank(a.kind, Boolean(a.namespace)) - rank(b.kind, Boolean(b.namespace)) || byText(a.kind, b.kind) || byText(a.name, b.name),
   );
@@ -89,25 +97,28 @@ function groupLines(g: OrphanGroup): string[] {
     if (o.kind === 'Namespace' && !o.namespace) continue; // decided below, with what else it holds
     const s = g.storage.find((x) => x.kind === o.kind && x.name === o.name && x.namespace === o.namespace);
     if (s) L.push(dataWarning(s));
-    L.push(cmd(`kubectl delete ${resourceArg(o.kind, o.apiVersion)} ${o.name}${o.namespace ? ` -n ${o.namespace}` : ''} --wait=false`));
+    L.push(
+      cmd(['kubectl', 'delete', resourceArg(o.kind, o.apiVersion), o.name, ...(o.namespace ? ['-n', o.namespace] : []), '--wait=false']),
+    );
   }
   for (const ns of g.namespaces) {
     const tracked = g.objects.some((o) => o.kind === 'Namespace' && o.name === ns.name);
     if (ns.deletable && tracked) {
-      L.push(`# namespace ${ns.name} holds nothing else the scan can see (Secrets are not read: any in it are deleted too)`);
-      L.push(cmd(`kubectl delete namespace ${ns.name} --wait=false`));
+      L.push(comment(`namespace ${ns.name} holds nothing else the scan can see (Secrets are not read: any in it are deleted too)`));
+      L.push(cmd(['kubectl', 'delete', 'namespace', ns.name, '--wait=false']));
     } else if (!ns.deletable) {
-      L.push(`# namespace ${ns.name} is not deleted: it also holds ${ns.others.join(', ')}`);
+      L.push(comment(`namespace ${ns.name} is not deleted: it also holds ${ns.others.join(', ')}`));
     }
   }
   return L;
 }
 
-export function cleanupPlan(found: OrphanGroup[]): string {
-  // a shell script for a human: a newline or escape in a name from the cluster must not become a command
-  const groups = found.map((g) => JSON.parse(JSON.stringify(g), (_k, v) => (typeof v === 'string' ? termSafe(v) : v)) as OrphanGroup);
+export function cleanupPlan(groups: OrphanGroup[]): string {
+  // a shell script for a human: a name from the cluster is one quoted argument of its command, and shown as text in a
+  // comment, so a newline or an escape in it can neither end a comment nor start a command
   const lines = [
     '# kubectl-arch cleanup plan — review before running; kubectl-arch never runs it.',
+    "# For bash or zsh: names are quoted for them (a name holding control characters is written $'...').",
     '# Order: traffic (Ingress, routes, Services), workloads, configuration, storage (data warnings), cluster-scoped objects,',
     '# namespaces last and only when nothing else lives in them. Kept-on-purpose objects are never listed.',
   ];

@@ -5,7 +5,7 @@
 // Steps: owners (what can be judged) → claims (who says each object is theirs) → groups → liveness and
 // namespace safety → risks and deletions.
 import { condition, refOf } from '../lib/k8s.js';
-import { groupOf, refText, type KObject, type ObjectRef } from '../model.js';
+import { groupOf, refText, type KObject, type Need, type ObjectRef } from '../model.js';
 import { R } from '../resources.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import { buildIndex, liveness, type LiveIndex, type Liveness } from './liveness.js';
@@ -140,7 +140,7 @@ export interface OrphanReport {
 const nsName = (o: { namespace?: string; name: string }): string => `${o.namespace ?? ''}/${o.name}`;
 
 /** listed: existence can be judged; not-installed: the API is not served here (404, or absent from a full capture). */
-function ownerState(snap: Snapshot, need: typeof R.argoApplications): { state: OwnerState; reason?: string } {
+function ownerState(snap: Snapshot, need: Need): { state: OwnerState; reason?: string } {
   const v = snap.visibility(need);
   if (!v) return { state: 'listed' };
   if (

@@ -1,11 +1,12 @@
 // `what-if -f` as text: the change (how many objects would be created, updated, refused, not judged), then one section
 // per contract, each prediction with the manifest line it concerns and the API server's own words, then the verdict.
-import { termSafeDeep } from '../lib/safe.js';
+import { oneLine } from '../lib/safe.js';
 import type { BaselineResult, ReportSource, Severity } from '../model.js';
 import { baselineText } from './baseline.js';
 import type { Style } from './style.js';
 import { notJudgedLines, predictionLines, type Pred } from './whatif.js';
 import { hang } from '../lib/wrap.js';
+import { argvText } from '../lib/shell.js';
 
 export interface ChangeDoc {
   source: ReportSource;
@@ -42,9 +43,10 @@ const SECTIONS: Array<[string, string]> = [
 ];
 
 export function renderChange(doc0: ChangeDoc, s: Style): string {
-  const doc = termSafeDeep(doc0, true);
+  const doc = oneLine(doc0);
   const w = s.width;
   const c = doc.hypothesis.change;
+  const c0 = doc0.hypothesis.change;
   const src = doc.source.type === 'snapshot' ? `snapshot ${doc.source.path}` : `context ${doc.source.context ?? '?'}`;
   const parts = [
     `${c.create} to create`,
@@ -52,9 +54,15 @@ export function renderChange(doc0: ChangeDoc, s: Style): string {
     `${c.refused} refused`,
     ...(c['not judged'] ? [`${c['not judged']} not judged`] : []),
   ];
-  const cmd = [...c.files.map((f) => `-f ${f}`), ...(c.config ? [`--${c.config.program}-config ${c.config.file}`] : [])].join(' ');
+  const argv = [
+    'kubectl',
+    'arch',
+    'what-if',
+    ...c0.files.flatMap((f) => ['-f', f]),
+    ...(c0.config ? [`--${c0.config.program}-config`, c0.config.file] : []),
+  ];
   const out: string[] = [
-    hang('', `kubectl arch what-if ${cmd} — ${src}`, w),
+    hang('', `${argvText(argv)} — ${src}`, w),
     hang('  ', `${doc.fingerprint.distribution} ${doc.fingerprint.serverVersion}, ${doc.fingerprint.nodes}`, w),
     ...(c.files.length ? [hang('  change: ', `${c.objects} object${c.objects === 1 ? '' : 's'} applied: ${parts.join(', ')}`, w)] : []),
     ...(c.config

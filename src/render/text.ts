@@ -7,7 +7,8 @@ import { termSafe, termSafeDeep } from '../lib/safe.js';
 import type { SuppressedFinding } from '../config/accepted.js';
 import { expiredText, findingCount } from '../config/accepted.js';
 import type { AcceptedRisksInfo } from './report.js';
-import { hang, hangItems } from '../lib/wrap.js';
+import { hang, hangItems, stepLines } from '../lib/wrap.js';
+import { argvText } from '../lib/shell.js';
 
 const SEV_LABEL = { critical: 'CRITICAL', error: 'ERROR', warning: 'WARNING', info: 'INFO' } as const;
 
@@ -46,7 +47,7 @@ function renderFinding(f: Finding, s: Style): string[] {
   if (f.why) out.push(hang(`${indent}${s.dim('why:')} `, f.why, w));
   if (f.fix?.length) {
     out.push(`${indent}${s.dim('fix:')}`);
-    for (const step of f.fix) out.push(`${indent}  ${step}`);
+    for (const step of f.fix) out.push(...stepLines(`${indent}  `, step, w));
   }
   return out;
 }
@@ -87,7 +88,7 @@ export function renderText(report: Report, s: Style): string {
   const lines = [
     hang(
       '',
-      s.bold(`kubectl arch ${r.command}`) + s.dim(` — ${src}${r.source.namespace ? `, namespace ${r.source.namespace}` : ''}`),
+      s.bold(argvText(['kubectl', 'arch', r.command])) + s.dim(` — ${src}${r.source.namespace ? `, namespace ${r.source.namespace}` : ''}`),
       s.width,
     ),
     ...risksHeader(report.acceptedRisks, s.width),

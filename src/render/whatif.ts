@@ -1,11 +1,12 @@
 // what-if as text: the hypothesis, then one section per contract (and the workloads), each line a predicted finding
 // with its severity, what it concerns and why, then the verdict — and for several nodes whether one at a time is safe.
-import { termSafeDeep } from '../lib/safe.js';
+import { oneLine } from '../lib/safe.js';
 import type { Step } from '../lib/shell.js';
 import type { BaselineResult, ReportSource, Severity } from '../model.js';
 import { baselineText } from './baseline.js';
 import type { Style } from './style.js';
-import { hang, hangItems } from '../lib/wrap.js';
+import { hang, hangItems, stepLines } from '../lib/wrap.js';
+import { argvText } from '../lib/shell.js';
 
 export interface Pred {
   contract: string;
@@ -45,12 +46,12 @@ const MANY = 5;
 const LABEL: Record<Severity, string> = { critical: 'CRITICAL', error: 'ERROR', warning: 'WARNING', info: 'info' };
 
 export function renderWhatIf(doc0: WhatIfDoc, s: Style): string {
-  const doc = termSafeDeep(doc0, true);
+  const doc = oneLine(doc0);
   const h = doc.hypothesis;
   const w = s.width;
   const src = doc.source.type === 'snapshot' ? `snapshot ${doc.source.path}` : `context ${doc.source.context ?? '?'}`;
   const out: string[] = [
-    hang('', `kubectl arch what-if ${h.nodes.join(' ')}${h.remove ? ' --remove' : ''} — ${src}`, w),
+    hang('', `${argvText(['kubectl', 'arch', 'what-if', ...doc0.hypothesis.nodes, ...(h.remove ? ['--remove'] : [])])} — ${src}`, w),
     hang('  ', `${doc.fingerprint.distribution} ${doc.fingerprint.serverVersion}, ${doc.fingerprint.nodes}`, w),
     hang('  hypothesis: ', hypothesisLine(h), w),
     '',
@@ -100,8 +101,8 @@ export function predictionLines(p: Pred & { location?: { file: string; line: num
       ),
     );
   if (p.why) out.push(hang(`      ${s.dim('why:')} `, p.why, w));
-  // a fix is a command to copy, or says one: whole, whatever the width
-  for (const f of p.fix ?? []) out.push(`      ${s.dim('fix:')} ${f}`);
+  // prose wraps; a command stays whole (lib/wrap.ts stepLines)
+  for (const f of p.fix ?? []) out.push(...stepLines(`      ${s.dim('fix:')} `, f, w));
   return out;
 }
 

@@ -11,10 +11,10 @@ import { closeSync, readSync, statSync } from 'node:fs';
 import { filesIn, openRegular, readFull } from '../lib/files.js';
 import { load } from 'js-yaml';
 import { InputError } from '../errors.js';
-import type { KObject } from '../model.js';
+import type { KObject, Need } from '../model.js';
 import { Snapshot, SNAPSHOT_API_VERSION, SNAPSHOT_END_KIND, type SnapshotHeader } from './snapshot.js';
 import { shapeProblem } from './validate.js';
-import { ingest } from './scrub.js';
+import { doorsFor, ingest } from './scrub.js';
 import { exampleFiles } from './example-files.js';
 import { isExample } from './examples.js';
 
@@ -213,8 +213,10 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** Loads a snapshot: a file, a directory of files, or an example embedded in the CLI (`example:<name>`). */
-export function loadSnapshot(path: string): Snapshot {
+/** Loads a snapshot: a file, a directory of files, or an example embedded in the CLI (`example:<name>`). Each object
+ *  passes the one door (scrub.ts): with `needs`, it keeps what those readers declare too. */
+export function loadSnapshot(path: string, needs: ReadonlyArray<Pick<Need, 'group' | 'kind' | 'fields'>> = []): Snapshot {
+  const doors = doorsFor(needs);
   const example = isExample(path) ? exampleFiles(path) : undefined;
   const texts = new Map(example?.map((f) => [f.name, f.text]));
   const files = example ? example.map((f) => f.name) : snapshotFiles(path);
@@ -256,7 +258,7 @@ export function loadSnapshot(path: string): Snapshot {
           const ns = isObject(o.metadata) && typeof o.metadata.namespace === 'string' ? `${o.metadata.namespace}/` : '';
           throw new InputError(`${at}: ${o.kind} ${ns}${String((o.metadata as Record<string, unknown>).name)}: ${problem}`);
         }
-        objects.push(ingest(o as KObject));
+        objects.push(ingest(o as KObject, doors));
       };
       if (doc.kind === 'SnapshotHeader') {
         takeHeader(doc, where);

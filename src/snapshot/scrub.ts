@@ -1,137 +1,126 @@
-// What leaves the cluster in a snapshot (and what stays in memory) is only what checks read. A snapshot is meant to
-// be sent to a colleague, so anything that can carry credentials is cut where every object comes in — listed from
-// the API server or loaded from files — by rules on the shape of the data, not by a list of paths (a path list
-// misses the next copy: Argo CD writes its source again under status.sync.comparedTo, operationState.syncResult,
-// operationState.operation.sync and operation.sync):
-// - Argo CD: every `source` / `sources` / `drySource` anywhere in an Application keeps only where the source is
-//   (repository, path, chart, revision) — never Helm values, valuesObject, parameters, plugin env, jsonnet vars.
-// - Any URL with credentials (`https://user:pass@host`, `postgres://u:p@h`) anywhere: the user-info is masked.
-// - Container env values, and the value of every argument whose flag name says token, secret, password, key or
-//   credential — nested too (`--kube-apiserver-arg=oidc-client-secret=x`) — in args, command and the K3s/RKE2
-//   `*.io/node-args` annotations.
-// - Any string under a key whose name says so (password, token, secret, private or access key…), except keys that
-//   name a reference (secretName, tokenSecretRef…); labels are names, never values, and stay.
-// - Secret objects keep their metadata only; last-applied annotations, K3s node env and K3s's applied-objectset copy
-//   outside Services are dropped. Per-type trims (pod and node bodies, ConfigMap keys, Helm and Flux values) live
-//   with the types in resources.ts and run first.
-import type { KObject } from '../model.js';
-import { gkKey, groupOf } from '../model.js';
-import { CONFIGMAPS, R } from '../resources.js';
+// The one door of every object into a snapshot, listed from the API server or loaded from files: what a snapshot
+// keeps is what the checks, predictions and commands declare they read — an allowlist, not a list of known secret
+// places. Per type (src/resources.ts: each type's fields, and METADATA_FIELDS for every type, the types no check
+// names too), the door
+// 1. narrows a value where the type says so (a termination message cut to 2,000 characters, a ConfigMap to the keys
+//    read of it by its name),
+// 2. keeps exactly the declared fields (src/snapshot/fields.ts) and drops everything else — env values, commands,
+//    Helm values, Argo CD sources, Secret data, whole-object annotations are never declared, so never kept,
+// 3. passes every kept string through the one credential redactor (src/snapshot/redact.ts), but for identity:
+//    names, namespaces, uids, labels (label values are names), owner references and finalizers.
+// What is dropped here is never held past the door: the client applies it page by page.
+import { gkKey, groupOf, type KObject, type Need } from '../model.js';
+import { ANY_TYPE_FIELDS, CONFIGMAPS, METADATA_FIELDS, R } from '../resources.js';
+import { fieldTree, keepFields, type FieldTree } from './fields.js';
+import { MASK, redactArgsText, redactText, secretKey } from './redact.js';
 
-const MASK = '********';
-const DROP_ANNOTATIONS = ['kubectl.kubernetes.io/last-applied-configuration', 'k3s.io/node-env', 'rke2.io/node-env'];
-/** A flag (or config key) whose value is a credential. */
-const SECRET_FLAG = /token|secret|password|passwd|credential|private[-_]?key|access[-_]?key|api[-_]?key|(^|[-_])key$/i;
-const SECRET_ENDPOINT = /datastore-endpoint/;
-/** A struct key whose string value is a credential (storageAccountKey, restuserkey, apiToken, clientSecret…). */
-const SECRET_KEY =
-  /token|secret|password|passwd|credential|(access|secret|private|api|account|ssh|signing|encryption|master|client|auth|shared|storage|user)[-_]?key$|[-_]key$/i;
-/** Keys that name or point at a secret rather than hold one. */
-const REFERENCE_KEY = /(Name|Names|Ref|Refs|Namespace|Path|File|Kind|Selector|Hash|Id|ID|Type|Mode|Seconds|Count)$/;
-/** Maps of labels: their values are names, never credentials. */
-const LABEL_MAP = /^(labels|matchLabels|nodeSelector|selector)$/;
-const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s@"'<>]+@/gi;
-
-/** A string with the credentials of every URL in it masked. */
-export const maskUrls = (s: string): string => (s.includes('@') ? s.replace(URL_CREDENTIALS, `$1${MASK}@`) : s);
-
-/** `name=value` with the value masked when the name says it is a credential (nested: `a=b=c`). */
-function maskAssignment(a: string): string {
-  const eq = a.indexOf('=');
-  if (eq <= 0) return maskUrls(a);
-  const name = a.slice(0, eq).replace(/^-+/, '');
-  if (SECRET_FLAG.test(name) || SECRET_ENDPOINT.test(name)) return `${a.slice(0, eq)}=${MASK}`;
-  return `${a.slice(0, eq + 1)}${maskAssignment(a.slice(eq + 1))}`;
+interface Door {
+  tree: FieldTree;
+  narrow?: (o: KObject) => KObject;
 }
 
-/** An argument list (`["server","--token","abc","--kube-apiserver-arg=oidc-client-secret=x"]`) with credentials masked. */
-export function maskArgs(args: readonly unknown[]): string[] {
-  const out: string[] = [];
-  let maskNext = false;
-  for (const v of args.map(String)) {
-    if (maskNext) {
-      maskNext = false;
-      if (!v.startsWith('-')) {
-        out.push(MASK);
-        continue;
-      }
-    }
-    const flag = /^--?([\w.-]+)$/.exec(v);
-    if (flag && (SECRET_FLAG.test(flag[1]!) || SECRET_ENDPOINT.test(flag[1]!))) {
-      maskNext = true;
-      out.push(v);
-    } else out.push(maskAssignment(v));
-  }
-  return out;
+/** Every type's door: its declared fields with those of every object. */
+const DOORS = new Map<string, Door>();
+for (const n of [...Object.values(R), CONFIGMAPS]) {
+  const key = gkKey(n.group, n.kind);
+  DOORS.set(key, { tree: fieldTree([...METADATA_FIELDS, ...(n.fields ?? [])]), ...(n.narrow ? { narrow: n.narrow } : {}) });
+}
+const ANY: Door = { tree: fieldTree([...METADATA_FIELDS, ...ANY_TYPE_FIELDS]) };
+
+/** The fields kept of a type (Kind or Kind.group), for docs and tests: its own, then every object's. */
+export function keptFields(group: string, kind: string): { own: readonly string[]; metadata: readonly string[] } {
+  const n = [...Object.values(R), CONFIGMAPS].find((x) => x.group === group && x.kind === kind);
+  return { own: n?.fields ?? [], metadata: METADATA_FIELDS };
 }
 
-/** The JSON text of an argument list with credentials masked; text that is not one is masked whole. */
-export function redactArgs(json: string): string {
-  let args: unknown;
-  try {
-    args = JSON.parse(json);
-  } catch {
-    return MASK;
-  }
-  return Array.isArray(args) ? JSON.stringify(maskArgs(args)) : MASK;
-}
+/** Metadata that names things: never redacted (a name is not a credential, and a changed name would be another object). */
+const IDENTITY = new Set([
+  'name',
+  'namespace',
+  'uid',
+  'labels',
+  'ownerReferences',
+  'finalizers',
+  'creationTimestamp',
+  'deletionTimestamp',
+  'resourceVersion',
+  'generateName',
+]);
+/** Annotations that hold an argument list (K3s and RKE2 servers' flags, as JSON). */
+const ARGS_ANNOTATION = /(^|\.)(k3s|rke2)\.io\/node-args$/;
 
-/** Where an Argo CD source is; everything that renders it (values, parameters, env) is left out. */
-function trimSource(src: unknown): unknown {
-  if (!src || typeof src !== 'object' || Array.isArray(src)) return src;
-  const s = src as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const k of ['repoURL', 'path', 'chart', 'targetRevision', 'ref', 'name']) if (s[k] !== undefined) out[k] = s[k];
-  return out;
-}
-
-const ARGO_SOURCE = new Set(['source', 'drySource', 'syncSource']);
-
-/** Deep copy with every rule above applied; `argo`: inside an Argo CD object. */
-function clean(v: unknown, key: string, argo: boolean, inLabels: boolean): unknown {
-  if (typeof v === 'string') {
-    if (!inLabels && SECRET_KEY.test(key) && !REFERENCE_KEY.test(key)) return v === '' ? v : MASK;
-    return maskUrls(v);
-  }
-  if (Array.isArray(v)) {
-    if (argo && key === 'sources') return v.map((s) => clean(trimSource(s), '', argo, false));
-    if ((key === 'args' || key === 'command') && v.every((x) => typeof x === 'string')) return maskArgs(v);
-    if (key === 'env') return v.map((e) => (e && typeof e === 'object' && 'value' in e ? { ...(e as object), value: MASK } : e));
-    return v.map((x) => clean(x, key, argo, false));
-  }
+/** A kept value with its strings redacted, and a string under a key that names a credential masked whole. */
+function redactValue(v: unknown, key = ''): unknown {
+  if (typeof v === 'string') return key && secretKey(key) && v !== '' ? MASK : redactText(v);
+  if (Array.isArray(v)) return v.map((x) => redactValue(x, key));
   if (v && typeof v === 'object') {
-    if (argo && ARGO_SOURCE.has(key)) v = trimSource(v);
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[k] = clean(x, k, argo, LABEL_MAP.test(key));
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[k] = redactValue(x, k);
     return out;
   }
   return v;
 }
 
-export function scrub(o: KObject): KObject {
-  const md = o.metadata as KObject['metadata'] & { managedFields?: unknown };
-  // managedFields are often half an object's metadata and no check reads them
+/** An object's kept strings through the redactor, identity left as it is. */
+export function redactObject(o: KObject): KObject {
+  const out: KObject = { ...o, metadata: { ...o.metadata } };
+  for (const [k, v] of Object.entries(o)) if (k !== 'apiVersion' && k !== 'kind' && k !== 'metadata') out[k] = redactValue(v, k);
+  const md = out.metadata as unknown as Record<string, unknown>;
+  for (const [k, v] of Object.entries(o.metadata)) {
+    if (IDENTITY.has(k)) continue;
+    if (k === 'annotations' && v && typeof v === 'object') {
+      const a: Record<string, unknown> = {};
+      for (const [ak, av] of Object.entries(v as Record<string, unknown>))
+        a[ak] = typeof av === 'string' && ARGS_ANNOTATION.test(ak) ? redactArgsText(av) : redactValue(av, ak);
+      md[k] = a;
+    } else md[k] = redactValue(v, k);
+  }
+  return out;
+}
+
+/** The doors of one run: each type's own (resources.ts: what every built-in reader declares, so a file loaded
+ *  without a command still serves every check), widened by the fields the run's readers declare in their needs (a
+ *  check added since keeps what it reads). */
+export type Doors = Map<string, Door>;
+
+export function doorsFor(needs: ReadonlyArray<Pick<Need, 'group' | 'kind' | 'fields'>>): Doors {
+  const extra = new Map<string, string[]>();
+  for (const n of needs) {
+    if (!n.fields?.length || n.kind === '*') continue;
+    const k = gkKey(n.group, n.kind);
+    extra.set(k, [...(extra.get(k) ?? []), ...n.fields]);
+  }
+  const out: Doors = new Map(DOORS);
+  for (const [k, fields] of extra) {
+    const base = [...Object.values(R), CONFIGMAPS].find((n) => gkKey(n.group, n.kind) === k);
+    const narrow = DOORS.get(k)?.narrow;
+    out.set(k, { tree: fieldTree([...METADATA_FIELDS, ...(base?.fields ?? ANY_TYPE_FIELDS), ...fields]), ...(narrow ? { narrow } : {}) });
+  }
+  return out;
+}
+
+/** One object as it enters a snapshot: its type's declared fields, redacted. */
+export function ingest(o: KObject, doors: Doors = DOORS): KObject {
+  const door = doors.get(gkKey(groupOf(o.apiVersion), o.kind ?? '')) ?? ANY;
+  return redactObject(keepFields(door.narrow ? door.narrow(o) : o, door.tree));
+}
+
+/** An object read whole for what-if -f (compared field by field with a manifest; never saved in a snapshot): every
+ *  string through the redactor, and what is never read anywhere dropped — a Secret's data, managedFields, the
+ *  last-applied copy of the whole object. */
+export function scrubWhole(o: KObject): KObject {
+  const md = { ...o.metadata } as KObject['metadata'] & { managedFields?: unknown };
   delete md.managedFields;
-  const a = md.annotations;
-  if (a && typeof a === 'object') {
-    for (const k of DROP_ANNOTATIONS) delete a[k];
-    // K3s/wrangler keep the whole applied object here; only a Service's is read (its clusterIP)
-    if (o.kind !== 'Service') delete a['objectset.rio.cattle.io/applied'];
-    for (const k of Object.keys(a)) if (/(^|\.)(k3s|rke2)\.io\/node-args$/.test(k) && typeof a[k] === 'string') a[k] = redactArgs(a[k]);
+  if (md.annotations) {
+    md.annotations = { ...md.annotations };
+    delete md.annotations['kubectl.kubernetes.io/last-applied-configuration'];
   }
-  if (o.kind === 'Secret') {
-    delete o.data;
-    delete o.stringData;
+  const copy: KObject = { ...o, metadata: md };
+  if (o.kind === 'Secret' && groupOf(o.apiVersion) === '') {
+    delete copy.data;
+    delete copy.stringData;
   }
-  const argo = groupOf(o.apiVersion) === 'argoproj.io';
-  return clean(o, '', argo, false) as KObject;
+  return redactObject(copy);
 }
 
-const TRIMS = new Map<string, (o: KObject) => KObject>();
-for (const n of [...Object.values(R), CONFIGMAPS]) if (n.trim) TRIMS.set(gkKey(n.group, n.kind), n.trim);
-
-/** One object as it enters a snapshot from files: the same trim and scrub as a listed one. */
-export function ingest(o: KObject): KObject {
-  const trim = TRIMS.get(gkKey(groupOf(o.apiVersion), o.kind ?? ''));
-  return scrub(trim ? trim(o) : o);
-}
+export { MASK };

@@ -11,6 +11,21 @@ import { R } from '../resources.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import type { Hypothesis } from './hypothesis.js';
 
+/** What the cluster as it would be reads beyond the predictions' and checks' own inputs: where each backend runs
+ *  (every address form of an endpoint), how long a lease lasts, why a container is not running. */
+export const WHATIF_READS = [
+  {
+    ...R.endpointslices,
+    fields: ['addressType', 'endpoints[].addresses', 'endpoints[].conditions', 'endpoints[].nodeName', 'endpoints[].targetRef', 'ports'],
+  },
+  { ...R.endpoints, fields: ['subsets[].notReadyAddresses'] },
+  { ...R.leases, fields: ['spec.leaseDurationSeconds'] },
+  { ...R.pods, fields: ['status.containerStatuses[].state'] },
+  { ...R.etcdSnapshotFiles, fields: ['status.error.time', 'status.error.message'] },
+  // a workload's wanted count, whatever its kind (a Rollout, an operator's cluster): kept of every object
+  { group: '*', kind: '*', fields: ['spec.replicas', 'spec.instances'] },
+];
+
 /** A list, or nothing when the field is missing or of another type. */
 export const arr = <T = any>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]) : []);
 
@@ -156,7 +171,8 @@ export class Cluster {
         let w = out.get(key);
         if (!w) {
           top ??= find(ref.apiVersion, ref.kind!, ns, ref.name!);
-          const desired = top?.spec?.replicas ?? top?.spec?.instances;
+          // spec.instances is an operator's word for it (CloudNativePG); the apps kinds say replicas
+          const desired = top?.spec?.replicas ?? (groupOf(top?.apiVersion) === 'apps' ? undefined : top?.spec?.instances);
           w = {
             ref: { kind: ref.kind!, apiVersion: ref.apiVersion, namespace: ns, name: ref.name! },
             ...(typeof desired === 'number' ? { replicas: desired } : {}),

@@ -15,6 +15,7 @@ import { Cluster } from './cluster.js';
 import { CHANGED_TYPES, hypothesize, type Hypothesis } from './hypothesis.js';
 import { UNITS } from './predictions/registry.js';
 import type { Prediction, PredictionUnit, Unjudged, WhatIfContract } from './types.js';
+import { command } from '../lib/shell.js';
 export type { Prediction, WhatIfContract } from './types.js';
 
 /** Findings that only restate the hypothesis (a server's lease goes stale with it) or cannot be predicted. */
@@ -238,7 +239,10 @@ function worstMoment(removed: Prediction[], down: Prediction[], h: Hypothesis): 
       fix:
         h.nodes.length > 1
           ? [
-              `remove them one at a time: stop ${h.nodes[0]} and delete its node (kubectl delete node ${h.nodes[0]}: its etcd member goes with it), wait until kubectl arch quorum says HEALTHY, then the next`,
+              command(['kubectl', 'delete', 'node', h.nodes[0]!], {
+                say: `remove them one at a time: stop ${h.nodes[0]}, then delete its node (its etcd member goes with it)`,
+                note: 'wait until kubectl arch quorum says HEALTHY, then the next',
+              }),
               ...(p.fix ?? []),
             ]
           : p.fix,

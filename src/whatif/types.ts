@@ -36,6 +36,8 @@ export interface UnitNeed {
   relevant?: (c: Cluster) => boolean;
   /** Another type that serves as well (EndpointSlices or Endpoints): not missing while that one is visible. */
   or?: { group: string; kind: string; resource: string };
+  /** The field paths it reads of this type (what a snapshot keeps is held to these declarations). */
+  fields: readonly string[];
 }
 
 /** What a unit could not judge beyond its declared inputs (e.g. a budget whose status is missing). */
@@ -61,6 +63,8 @@ export interface PredictionUnit {
   title: string;
   contract: WhatIfContract;
   needs: UnitNeed[];
+  /** Types it reads when they are there, without needing them (a workload's wanted replicas), with the fields. */
+  reads?: ReadonlyArray<{ group: string; kind: string; fields: readonly string[] }>;
   /** Only for some hypotheses (WI08: a removal). */
   applies?: (h: Hypothesis) => boolean;
   docs: { what: string; why: string; limits: string };
@@ -69,21 +73,21 @@ export interface PredictionUnit {
 
 export const definePrediction = (u: PredictionUnit): PredictionUnit => u;
 
-/** A unit's input from a resource type (src/resources.ts). */
+/** A unit's input from a resource type (src/resources.ts): its role, what is lost without it, and what it reads of it. */
 export const input = (
   t: { group: string; kind: string; resource: string },
   role: UnitNeed['role'],
   lost: string,
-  relevant?: UnitNeed['relevant'],
-  or?: UnitNeed['or'],
+  more: { relevant?: UnitNeed['relevant']; or?: UnitNeed['or']; fields: readonly string[] },
 ): UnitNeed => ({
   group: t.group,
   kind: t.kind,
   resource: t.resource,
   role,
   lost,
-  ...(relevant ? { relevant } : {}),
-  ...(or ? { or } : {}),
+  fields: more.fields,
+  ...(more.relevant ? { relevant: more.relevant } : {}),
+  ...(more.or ? { or: more.or } : {}),
 });
 
 export const refText = (r: { kind: string; namespace?: string; name: string }): string =>

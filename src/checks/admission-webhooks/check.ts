@@ -7,6 +7,7 @@ import { refText, type KObject, type ObjectRef, type Severity } from '../../mode
 import { R } from '../../resources.js';
 import { defineCheck, finding, type CheckContext, type Draft } from '../types.js';
 import { certNotAfter } from '../../lib/der.js';
+import { command, inNamespace } from '../../lib/shell.js';
 
 const CODES = {
   'ARCH-WH01':
@@ -195,8 +196,13 @@ function configFindings(ctx: CheckContext, cfg: KObject, kubeSystemLabels: Recor
           },
           why: 'The API server is the only door, and admission webhooks stand in it: a fail-closed webhook that cannot be called shuts the door for everything it matches.',
           fix: [
-            `bring the backend back: kubectl -n ${down[0]!.svc.namespace} get pods,endpoints ${down[0]!.svc.name}   # is its controller scheduled, and why not ready?`,
-            `if the tool was uninstalled and the configuration left behind: kubectl delete ${cfg.kind?.toLowerCase()} ${cfg.metadata.name} (cost: requests are no longer checked by it — only right when its controller is gone for good)`,
+            command(['kubectl', ...inNamespace(down[0]!.svc.namespace), 'get', 'pods,endpoints', down[0]!.svc.name], {
+              say: 'bring the backend back',
+              note: 'is its controller scheduled, and why not ready?',
+            }),
+            command(['kubectl', 'delete', String(cfg.kind).toLowerCase(), cfg.metadata.name], {
+              say: 'if the tool was uninstalled and the configuration left behind (cost: requests are no longer checked by it — only right when its controller is gone for good)',
+            }),
             ...(controlPlane
               ? [
                   'to break a deadlock while the backend cannot start: set failurePolicy: Ignore on the webhook (or exclude kube-system with a namespaceSelector) until it is back (cost: matching requests pass unchecked meanwhile)',
@@ -220,7 +226,15 @@ function configFindings(ctx: CheckContext, cfg: KObject, kubeSystemLabels: Recor
           why: 'The API server calls webhooks over TLS and verifies them with the caBundle; the injector (cert-manager cainjector, the operator) is usually the one that failed.',
           fix: [
             'check what injects the caBundle (cert-manager cainjector, the operator) and its logs',
-            `kubectl get ${cfg.kind?.toLowerCase()} ${cfg.metadata.name} -o jsonpath='{.webhooks[*].clientConfig.caBundle}' | base64 -d | openssl x509 -noout -enddate`,
+            command(
+              ['kubectl', 'get', String(cfg.kind).toLowerCase(), cfg.metadata.name, '-o', 'jsonpath={.webhooks[*].clientConfig.caBundle}'],
+              {
+                pipe: [
+                  ['base64', '-d'],
+                  ['openssl', 'x509', '-noout', '-enddate'],
+                ],
+              },
+            ),
           ],
         },
       ),
@@ -255,16 +269,57 @@ export const admissionWebhooks = defineCheck({
   codes: CODES,
   proofs: { 'ARCH-WH01': ['Service', 'Endpoints', 'EndpointSlice.discovery.k8s.io'] },
   needs: [
-    { ...R.validatingWebhooks, role: 'subject', lost: 'validating webhooks are not judged (the mutating ones still are)' },
-    { ...R.mutatingWebhooks, role: 'subject', lost: 'mutating webhooks are not judged (the validating ones still are)' },
+    {
+      ...R.validatingWebhooks,
+      fields: [
+        'webhooks[].clientConfig.caBundle',
+        'webhooks[].clientConfig.service.name',
+        'webhooks[].clientConfig.service.namespace',
+        'webhooks[].clientConfig.url',
+        'webhooks[].failurePolicy',
+        'webhooks[].name',
+        'webhooks[].namespaceSelector',
+        'webhooks[].objectSelector',
+        'webhooks[].rules[].apiGroups',
+        'webhooks[].rules[].operations',
+        'webhooks[].rules[].resources',
+      ],
+      role: 'subject',
+      lost: 'validating webhooks are not judged (the mutating ones still are)',
+    },
+    {
+      ...R.mutatingWebhooks,
+      fields: [
+        'webhooks[].clientConfig.caBundle',
+        'webhooks[].clientConfig.service.name',
+        'webhooks[].clientConfig.service.namespace',
+        'webhooks[].clientConfig.url',
+        'webhooks[].failurePolicy',
+        'webhooks[].name',
+        'webhooks[].namespaceSelector',
+        'webhooks[].objectSelector',
+        'webhooks[].rules[].apiGroups',
+        'webhooks[].rules[].operations',
+        'webhooks[].rules[].resources',
+      ],
+      role: 'subject',
+      lost: 'mutating webhooks are not judged (the validating ones still are)',
+    },
     {
       ...R.services,
+      fields: ['spec.type'],
       role: 'evidence',
       lost: "whether a webhook's Service exists cannot be told; a backend is judged from its Endpoints or EndpointSlices alone",
     },
-    { ...R.endpoints, role: 'evidence', lost: 'ready addresses are read from EndpointSlices only', or: R.endpointslices },
-    { ...R.endpointslices, role: 'evidence', lost: 'ready addresses are read from Endpoints only', or: R.endpoints },
-    { ...R.namespaces, role: 'context', lost: "kube-system's labels are assumed to be the default ones" },
+    {
+      ...R.endpoints,
+      fields: ['subsets[].addresses'],
+      role: 'evidence',
+      lost: 'ready addresses are read from EndpointSlices only',
+      or: R.endpointslices,
+    },
+    { ...R.endpointslices, fields: [], role: 'evidence', lost: 'ready addresses are read from Endpoints only', or: R.endpoints },
+    { ...R.namespaces, fields: [], role: 'context', lost: "kube-system's labels are assumed to be the default ones" },
   ],
   docs: {
     summary:

@@ -6,6 +6,7 @@
 import { condition } from '../../lib/k8s.js';
 import { R } from '../../resources.js';
 import { defineCheck, finding } from '../types.js';
+import { command, inNamespace } from '../../lib/shell.js';
 
 const CODES = {
   'ARCH-API01': 'an aggregated API (APIService) is not available: discovery is incomplete, namespace deletion stalls',
@@ -24,11 +25,13 @@ export const aggregatedApis = defineCheck({
   needs: [
     {
       ...R.apiservices,
+      fields: ['spec.group', 'spec.service.name', 'spec.service.namespace', 'spec.version', 'status.conditions'],
       role: 'subject',
       lost: "APIServices are not read: an unavailable one is found only through the discovery failures of namespaces stuck deleting (its Service and the aggregator's reason cannot be shown)",
     },
     {
       ...R.namespaces,
+      fields: ['status.conditions'],
       role: 'context',
       // without APIServices, namespaces stuck on discovery are what is judged
       roleHere: (snap) => (snap.gap(R.apiservices) ? 'subject' : 'context'),
@@ -70,8 +73,13 @@ export const aggregatedApis = defineCheck({
             evidence: { groupVersion: gv, service: svc, condition: c, stuckNamespaces: stuck.map((n) => n.metadata.name) },
             why: 'Discovery lists every API the door serves; one unanswering backend makes the list incomplete for everyone.',
             fix: [
-              `kubectl -n ${a.spec.service.namespace} get service,endpoints ${a.spec.service.name}; kubectl -n ${a.spec.service.namespace} get pods   # is the backend there and ready?`,
-              `only if ${gv} was uninstalled and nothing uses it any more: kubectl delete apiservice ${a.metadata.name} (cost: clients of that API get "not found" instead of "unavailable")`,
+              command(['kubectl', ...inNamespace(a.spec.service.namespace), 'get', 'service,endpoints', a.spec.service.name], {
+                note: 'is the backend there?',
+              }),
+              command(['kubectl', ...inNamespace(a.spec.service.namespace), 'get', 'pods'], { note: 'and ready?' }),
+              command(['kubectl', 'delete', 'apiservice', a.metadata.name], {
+                say: `only if ${gv} was uninstalled and nothing uses it any more (cost: clients of that API get "not found" instead of "unavailable")`,
+              }),
             ],
           },
         ),
@@ -106,8 +114,10 @@ export const aggregatedApis = defineCheck({
               evidence: { groupVersion: gv, from: 'NamespaceDeletionDiscoveryFailure', stuckNamespaces: nss },
               why: 'Discovery lists every API the door serves; one unanswering backend makes the list incomplete for everyone.',
               fix: [
-                `kubectl get apiservice ${name} -o yaml   # its Service and the Available condition's reason`,
-                `only if ${gv} was uninstalled and nothing uses it any more: kubectl delete apiservice ${name} (cost: clients of that API get "not found" instead of "unavailable"; the namespaces then finish deleting)`,
+                command(['kubectl', 'get', 'apiservice', name, '-o', 'yaml'], { note: "its Service and the Available condition's reason" }),
+                command(['kubectl', 'delete', 'apiservice', name], {
+                  say: `only if ${gv} was uninstalled and nothing uses it any more (cost: clients of that API get "not found" instead of "unavailable"; the namespaces then finish deleting)`,
+                }),
               ],
             },
           ),

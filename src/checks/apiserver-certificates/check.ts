@@ -5,7 +5,7 @@ import { detectDistribution, type Distribution } from '../../fingerprint.js';
 import { human } from '../../lib/time.js';
 import type { Severity } from '../../model.js';
 import { R } from '../../resources.js';
-import { normaliseEvents } from '../../lib/events.js';
+import { normaliseEvents, CORE_EVENT_FIELDS, V1_EVENT_FIELDS } from '../../lib/events.js';
 import { defineCheck, finding, type CheckContext, type Draft } from '../types.js';
 import { byText } from '../../lib/order.js';
 
@@ -128,10 +128,12 @@ export const apiserverCertificates = defineCheck({
   ],
   codes: CODES,
   proofs: { 'ARCH-CERT03': ['Event'] },
+  reads: [{ ...R.eventsV1, fields: V1_EVENT_FIELDS }],
   needs: [
     // core/v1 only: events.k8s.io/v1 is the same storage (events.k8s.io objects in snapshot files are still read)
     {
       ...R.events,
+      fields: CORE_EVENT_FIELDS,
       role: 'evidence',
       lost: 'K3s/RKE2 node certificate warnings (CertificateExpirationWarning) are not read; the serving and client certificates still are',
     },

@@ -5,6 +5,7 @@
 import { detectDistribution, type Distribution } from '../../fingerprint.js';
 import { R } from '../../resources.js';
 import { defineCheck, finding, type CheckContext, type Draft } from '../types.js';
+import { command } from '../../lib/shell.js';
 
 const ID = 'apiserver-readiness';
 
@@ -77,6 +78,7 @@ export const apiserverReadiness = defineCheck({
   needs: [
     {
       ...R.podsLean,
+      fields: ['status.containerStatuses[].state.running.startedAt', 'status.startTime'],
       role: 'context',
       lost: "the API server's start time is not visible: a post-start hook still finishing right after a restart reads as stuck",
     },
@@ -149,7 +151,11 @@ export const apiserverReadiness = defineCheck({
                 ? 'During a graceful shutdown the API server stays up to finish requests but asks not to get new ones; another API server should be taking them.'
                 : 'A failing readiness check means this API server should not be serving; load balancers will take it out of rotation. A post-start hook that never finishes (rbac/bootstrap-roles, often on a slow etcd) keeps it so.',
               fix: [
-                ...others.map((f) => `kubectl get --raw '/readyz/${f.name}?verbose'   # the reason, which the combined output withholds`),
+                ...others.map((f) =>
+                  command(['kubectl', 'get', '--raw', `/readyz/${f.name}?verbose`], {
+                    note: 'the reason, which the combined output withholds',
+                  }),
+                ),
                 shutdown ? 'check that another API server is serving, and that this one comes back after its restart' : advice.logs,
               ],
             },

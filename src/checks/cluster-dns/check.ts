@@ -9,6 +9,7 @@ import { R } from '../../resources.js';
 import { KUBELET_DNS } from '../immutable-retry-loop/check.js';
 import { defineCheck, finding, type CheckContext, type Draft } from '../types.js';
 import { byText } from '../../lib/order.js';
+import { command, inNamespace } from '../../lib/shell.js';
 
 const CODES = {
   'ARCH-DNS01': 'cluster DNS has no ready endpoint: no pod can resolve names',
@@ -171,11 +172,22 @@ function dnsFindings(ctx: CheckContext, s: KObject, how: string, serviceSeen = t
             matched.length === 0 && Object.keys(sel).length
               ? [
                   `make the DNS pods carry ${selText} (the labels of the distribution's own CoreDNS manifest) — or, if the pods are right, restore the Service's selector`,
-                  `kubectl -n ${s.metadata.namespace} get pods --show-labels | grep -i dns`,
+                  command(['kubectl', ...inNamespace(s.metadata.namespace), 'get', 'pods', '--show-labels'], {
+                    pipe: [['grep', '-i', 'dns']],
+                  }),
                 ]
               : [
-                  `kubectl -n ${s.metadata.namespace} logs ${matched[0]?.metadata.name ?? 'deploy/coredns'} --previous   # why it does not become ready (a forward loop, an unreachable upstream, a bad Corefile)`,
-                  `kubectl -n ${s.metadata.namespace} describe pod ${matched[0]?.metadata.name ?? '<dns pod>'}`,
+                  command(
+                    ['kubectl', ...inNamespace(s.metadata.namespace), 'logs', matched[0]?.metadata.name ?? 'deploy/coredns', '--previous'],
+                    {
+                      note: 'why it does not become ready (a forward loop, an unreachable upstream, a bad Corefile)',
+                    },
+                  ),
+                  command(
+                    matched[0]
+                      ? ['kubectl', ...inNamespace(s.metadata.namespace), 'describe', 'pod', matched[0].metadata.name]
+                      : ['kubectl', ...inNamespace(s.metadata.namespace), 'describe', 'deployment', 'coredns'],
+                  ),
                 ],
         },
       ),
@@ -194,7 +206,7 @@ function dnsFindings(ctx: CheckContext, s: KObject, how: string, serviceSeen = t
           objects: down.map(podRef),
           evidence,
           why: 'Fewer DNS replicas means slower answers and one failure from an outage.',
-          fix: [`kubectl -n ${s.metadata.namespace} logs ${down[0]!.metadata.name} --previous`],
+          fix: [command(['kubectl', ...inNamespace(s.metadata.namespace), 'logs', down[0]!.metadata.name, '--previous'])],
         },
       ),
     );
@@ -220,7 +232,9 @@ function nodeLocalFindings(ctx: CheckContext): Array<Draft<Code>> {
         evidence: { pods: down.map(podState(ctx)) },
         why: "NodeLocal DNSCache intercepts DNS on each node: its pod is the node's only resolver.",
         fix: [
-          `kubectl -n ${down[0]!.metadata.namespace} logs ${down[0]!.metadata.name} --previous   # often a forward loop to itself, or a bind address in use`,
+          command(['kubectl', ...inNamespace(down[0]!.metadata.namespace), 'logs', down[0]!.metadata.name, '--previous'], {
+            note: 'often a forward loop to itself, or a bind address in use',
+          }),
         ],
       },
     ),
@@ -272,7 +286,8 @@ function kubernetesServiceFindings(ctx: CheckContext): Array<Draft<Code>> {
         why: "The API server's endpoint reconciler keeps this list to the servers that renew their lease; a server removed uncleanly can stay listed until its lease key expires, and a mismatched --advertise-address keeps the wrong address.",
         fix: [
           "check the removed server is really gone (its kube-apiserver stopped), and each server's --advertise-address",
-          'kubectl -n default get endpoints kubernetes -o yaml; kubectl -n kube-system get leases -l apiserver.kubernetes.io/identity=kube-apiserver',
+          command(['kubectl', '-n', 'default', 'get', 'endpoints', 'kubernetes', '-o', 'yaml']),
+          command(['kubectl', '-n', 'kube-system', 'get', 'leases', '-l', 'apiserver.kubernetes.io/identity=kube-apiserver']),
         ],
       },
     ),
@@ -293,19 +308,49 @@ export const clusterDns = defineCheck({
   needs: [
     {
       ...R.services,
+      fields: ['spec.clusterIP', 'spec.selector'],
       role: 'subject',
       lost: "the DNS Service's selector and the kubernetes Service cannot be read; DNS endpoints are still judged by name",
     },
     {
       ...R.podsLean,
+      fields: [
+        'spec.nodeName',
+        'status.conditions',
+        'status.containerStatuses[].restartCount',
+        'status.containerStatuses[].state.waiting.reason',
+        'status.phase',
+      ],
       role: 'subject',
       lost: 'which pods match the DNS selector, and their state (NodeLocal DNSCache too), cannot be shown',
       bodiesFor: (m) => DNS_NAMESPACES.has(m.namespace ?? '') && POD_LABELS.includes(m.labels?.['k8s-app'] ?? ''),
     },
-    { ...R.endpoints, role: 'subject', lost: 'ready endpoints are read from EndpointSlices only', or: R.endpointslices },
-    { ...R.endpointslices, role: 'subject', lost: 'ready endpoints are read from Endpoints only', or: R.endpoints },
-    { ...R.leases, role: 'evidence', lost: 'the kubernetes Service cannot be compared with the live API servers' },
-    { ...R.nodes, role: 'evidence', lost: 'API server identity leases cannot be mapped to node addresses' },
+    {
+      ...R.endpoints,
+      fields: ['subsets[].addresses[].ip', 'subsets[].addresses[].targetRef.name', 'subsets[].notReadyAddresses[].targetRef.name'],
+      role: 'subject',
+      lost: 'ready endpoints are read from EndpointSlices only',
+      or: R.endpointslices,
+    },
+    {
+      ...R.endpointslices,
+      fields: ['endpoints[].conditions.ready', 'endpoints[].targetRef.name'],
+      role: 'subject',
+      lost: 'ready endpoints are read from Endpoints only',
+      or: R.endpoints,
+    },
+    {
+      ...R.leases,
+      fields: ['spec.renewTime'],
+      role: 'evidence',
+      lost: 'the kubernetes Service cannot be compared with the live API servers',
+    },
+    {
+      ...R.nodes,
+      fields: ['status.addresses[].address', 'status.addresses[].type'],
+      role: 'evidence',
+      lost: 'API server identity leases cannot be mapped to node addresses',
+    },
   ],
   docs: {
     summary:

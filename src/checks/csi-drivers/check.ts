@@ -6,7 +6,7 @@
 import { refOf } from '../../lib/k8s.js';
 import { R } from '../../resources.js';
 import type { KObject, ObjectRef } from '../../model.js';
-import { normaliseEvents } from '../../lib/events.js';
+import { normaliseEvents, CORE_EVENT_FIELDS, V1_EVENT_FIELDS } from '../../lib/events.js';
 import { defineCheck, finding, type CheckContext, type Draft } from '../types.js';
 
 const CODES = {
@@ -126,17 +126,44 @@ export const csiDrivers = defineCheck({
   map: [{ contract: 'interfaces', part: 'CSI' }],
   codes: CODES,
   proofs: { 'ARCH-CSI01': ['CSINode.storage.k8s.io', 'Event'] },
+  reads: [{ ...R.eventsV1, fields: V1_EVENT_FIELDS }],
   needs: [
     {
       ...R.csinodes,
+      fields: ['spec.drivers[].name'],
       role: 'evidence',
       lost: 'which node registers which driver cannot be seen; CSIDriver objects alone tell whether a driver is installed',
     },
-    { ...R.csidrivers, role: 'evidence', lost: 'whether a driver is installed at all is told by CSINode only' },
-    { ...R.storageclasses, role: 'subject', lost: 'StorageClass provisioners are not compared' },
-    { ...R.persistentvolumes, role: 'subject', lost: "PersistentVolumes' drivers are not compared" },
-    { ...R.persistentvolumeclaims, role: 'subject', lost: 'pending claims are not named' },
-    { ...R.events, role: 'subject', lost: 'pods that cannot mount are not named' },
+    { ...R.csidrivers, fields: [], role: 'evidence', lost: 'whether a driver is installed at all is told by CSINode only' },
+    {
+      ...R.storageclasses,
+      fields: ['metadata.annotations["storageclass.kubernetes.io/is-default-class"]', 'provisioner'],
+      role: 'subject',
+      lost: 'StorageClass provisioners are not compared',
+    },
+    {
+      ...R.persistentvolumes,
+      fields: ['spec.awsElasticBlockStore.volumeID', 'spec.csi.driver'],
+      role: 'subject',
+      lost: "PersistentVolumes' drivers are not compared",
+    },
+    {
+      ...R.persistentvolumeclaims,
+      fields: [
+        'metadata.annotations["volume.beta.kubernetes.io/storage-provisioner"]',
+        'metadata.annotations["volume.kubernetes.io/storage-provisioner"]',
+        'spec.storageClassName',
+        'status.phase',
+      ],
+      role: 'subject',
+      lost: 'pending claims are not named',
+    },
+    {
+      ...R.events,
+      fields: CORE_EVENT_FIELDS,
+      role: 'subject',
+      lost: 'pods that cannot mount are not named',
+    },
   ],
   docs: {
     summary:

@@ -14,6 +14,7 @@ import { human } from '../../lib/time.js';
 import { gkKey, type KObject, type ObjectRef } from '../../model.js';
 import { CONFIGMAPS, R } from '../../resources.js';
 import { defineCheck, finding, onlyOn, type CheckContext, type Draft } from '../types.js';
+import { command } from '../../lib/shell.js';
 
 const CODES = {
   'ARCH-BK01': 'etcd snapshots are disabled on the servers (--etcd-disable-snapshots)',
@@ -296,7 +297,11 @@ function k3sFindings(
           },
           why: 'A restore brings the cluster back to the snapshot: everything changed since is lost, and without any snapshot there is nothing to restore.',
           fix: [
-            `on a server: journalctl -u ${program === 'k3s' ? 'k3s' : 'rke2-server'} | grep -i snapshot   # why the scheduled runs fail or do not run`,
+            command(['journalctl', '-u', program === 'k3s' ? 'k3s' : 'rke2-server'], {
+              pipe: [['grep', '-i', 'snapshot']],
+              say: 'on a server',
+              note: 'why the scheduled runs fail or do not run',
+            }),
             `take one now: ${program} etcd-snapshot save, then ${program} etcd-snapshot ls`,
           ],
         },
@@ -375,7 +380,12 @@ function k3sFindings(
           objects: [nodeRef(only)],
           evidence: { only, servers: servers.map((n) => n.metadata.name) },
           why: 'Each K3s/RKE2 server snapshots on its own schedule; one that records none has snapshots disabled, a learner member, or failing runs.',
-          fix: [`on the others: journalctl -u ${program === 'k3s' ? 'k3s' : 'rke2-server'} | grep -i snapshot`],
+          fix: [
+            command(['journalctl', '-u', program === 'k3s' ? 'k3s' : 'rke2-server'], {
+              pipe: [['grep', '-i', 'snapshot']],
+              say: 'on the others',
+            }),
+          ],
         },
       ),
     );
@@ -408,7 +418,10 @@ function openshiftFindings(ctx: CheckContext): { findings: Array<Draft<Code>>; p
           objects: [refOf(b)],
           evidence: { condition: failedC },
           why: 'A backup that failed cannot be restored; the last good one is older than it looks.',
-          fix: [`oc get etcdbackup ${b.metadata.name} -o yaml; oc -n openshift-etcd logs job/${b.status?.jobName ?? '<backup job>'}`],
+          fix: [
+            command(['oc', 'get', 'etcdbackup', b.metadata.name, '-o', 'yaml']),
+            ...(b.status?.jobName ? [command(['oc', '-n', 'openshift-etcd', 'logs', `job/${b.status.jobName}`])] : []),
+          ],
         }),
       );
   }
@@ -426,7 +439,7 @@ function openshiftFindings(ctx: CheckContext): { findings: Array<Draft<Code>>; p
             objects: [refOf(p)],
             evidence: { schedule: p.spec.schedule, lastSuccessful: last ? new Date(last).toISOString() : null },
             why: 'A restore brings the cluster back to the backup: everything changed since is lost.',
-            fix: [`oc get etcdbackuppolicy ${p.metadata.name} -o yaml; oc get etcdbackup`],
+            fix: [command(['oc', 'get', 'etcdbackuppolicy', p.metadata.name, '-o', 'yaml']), command(['oc', 'get', 'etcdbackup'])],
           },
         ),
       );
@@ -451,21 +464,56 @@ export const etcdBackups = defineCheck({
     'ARCH-BK05': ['Node', 'ETCDSnapshotFile.k3s.cattle.io', 'ConfigMap'],
   },
   needs: [
-    { ...R.nodes, role: 'subject', lost: 'the distribution, the etcd servers and the schedule each runs cannot be read' },
+    {
+      ...R.nodes,
+      fields: [
+        'metadata.annotations["k3s.io/node-args"]',
+        'metadata.annotations["rke2.io/node-args"]',
+        'spec.providerID',
+        'status.nodeInfo.kubeletVersion',
+        'status.nodeInfo.osImage',
+      ],
+      role: 'subject',
+      lost: 'the distribution, the etcd servers and the schedule each runs cannot be read',
+    },
     {
       ...R.etcdSnapshotFiles,
+      fields: [
+        'spec.location',
+        'spec.nodeName',
+        'spec.s3.bucket',
+        'spec.s3.endpoint',
+        'spec.snapshotName',
+        'status.creationTime',
+        'status.error.message',
+        'status.error.time',
+        'status.readyToUse',
+      ],
       role: 'subject',
       lost: 'the snapshot files cannot be listed: only the older ConfigMap record is read, which newer releases fill only for snapshots with extra metadata',
       relevant: onlyOn('K3s', 'RKE2'),
     },
     {
       ...CONFIGMAPS,
+      fields: ['data'],
       role: 'evidence',
       lost: 'the k3s/rke2-etcd-snapshots ConfigMap (the record before ETCDSnapshotFile) cannot be read',
       relevant: onlyOn('K3s', 'RKE2'),
     },
-    { ...R.openshiftEtcdBackupPolicies, role: 'subject', lost: 'OpenShift backup policies cannot be read', relevant: onlyOn('OpenShift') },
-    { ...R.openshiftEtcdBackups, role: 'subject', lost: 'OpenShift etcd backups cannot be read', relevant: onlyOn('OpenShift') },
+    {
+      ...R.openshiftEtcdBackupPolicies,
+      fields: ['spec.schedule', 'status.conditions'],
+      role: 'subject',
+      lost: 'OpenShift backup policies cannot be read',
+      relevant: onlyOn('OpenShift'),
+    },
+    {
+      ...R.openshiftEtcdBackups,
+      fields: ['status.conditions', 'status.jobName'],
+      role: 'subject',
+      lost: 'OpenShift etcd backups cannot be read',
+      relevant: onlyOn('OpenShift'),
+    },
   ],
   docs: {
     summary:

@@ -7,6 +7,7 @@ import { K3S_HEARTBEAT_STALE_MS, LEARNER_STUCK_MS, quorumView, type Member, type
 import type { ObjectRef, Severity } from '../../model.js';
 import { CONFIGMAPS, R } from '../../resources.js';
 import { defineCheck, finding, onlyOn, type Draft } from '../types.js';
+import { command, type Step } from '../../lib/shell.js';
 
 const ID = 'etcd-quorum';
 
@@ -19,7 +20,7 @@ const refOf = (m: Member): ObjectRef =>
 const refs = (v: QuorumView, pred: (m: Member) => boolean): ObjectRef[] => v.members.filter(pred).map(refOf);
 
 /** How to bring a member back, remove one, or add one — for the distribution at hand only. */
-export function distributionAdvice(d: Distribution): { restore: string[]; remove: string; add: string; snapshot: string; recover: string } {
+export function distributionAdvice(d: Distribution): { restore: Step[]; remove: string; add: string; snapshot: string; recover: string } {
   switch (d) {
     case 'K3s':
     case 'RKE2': {
@@ -27,7 +28,8 @@ export function distributionAdvice(d: Distribution): { restore: string[]; remove
       const bin = d === 'K3s' ? 'k3s' : 'rke2';
       return {
         restore: [
-          `on the stopped servers: systemctl start ${svc}; journalctl -u ${svc} for the reason (disk, clock, network on port 2380)`,
+          command(['systemctl', 'start', svc], { say: 'on the stopped servers' }),
+          command(['journalctl', '-u', svc], { note: 'the reason: disk, clock, network on port 2380' }),
         ],
         remove: `stop ${svc} on the server to remove, then kubectl delete node <name> (${d} removes its etcd member when its node is deleted), or annotate the node etcd.${d === 'K3s' ? 'k3s' : 'rke2'}.cattle.io/remove=true`,
         add: `join another server: ${bin} server --server https://<existing-server>:${d === 'K3s' ? '6443' : '9345'} with the cluster token`,
@@ -118,15 +120,8 @@ export function quorumFindings(v: QuorumView, now: Date): Array<Draft<Code>> {
     source: v.source,
     members: v.members,
   };
-  const f = (
-    code: Code,
-    severity: Severity,
-    title: string,
-    message: string,
-    objects: ObjectRef[],
-    why: string,
-    fix: string[],
-  ): Draft<Code> => finding(code, severity, title, message, { objects, evidence, why, fix });
+  const f = (code: Code, severity: Severity, title: string, message: string, objects: ObjectRef[], why: string, fix: Step[]): Draft<Code> =>
+    finding(code, severity, title, message, { objects, evidence, why, fix });
   const down = v.members.filter((m) => m.role === 'voter' && m.health === 'unhealthy').map((m) => `${m.name} (${m.evidence})`);
   if (v.verdict === 'LOST') {
     const byReadyz = v.readyzEtcd === 'failed';
@@ -143,7 +138,7 @@ export function quorumFindings(v: QuorumView, now: Date): Array<Draft<Code>> {
             : `${v.healthyVoters} of ${v.voters} voting members are healthy; ${v.quorum} are needed to write.${down.length ? ` Not healthy: ${down.join('; ')}.` : ''}`,
         refs(v, (m) => m.role === 'voter' && m.health !== 'healthy'),
         'All cluster state lives in etcd, and etcd accepts writes only while a majority of voters agree. Without quorum nothing can change: no scheduling, no scaling, no new pods.',
-        [...adv.restore.map((r) => `bring the members back first: ${r}`), adv.recover],
+        ['bring the members back first:', ...adv.restore, adv.recover],
       ),
     );
   } else if (v.verdict === 'DEGRADED') {
@@ -324,27 +319,60 @@ export const etcdQuorum = defineCheck({
   // nodes are optional: with none visible, /readyz still tells whether the API server reaches etcd
   needs: [
     // evidence, not subjects: /readyz (in the header) judges etcd even when no member object is visible
-    { ...R.nodes, role: 'evidence', lost: 'K3s/RKE2 members (etcd role, EtcdIsVoter) and kubeadm control-plane nodes cannot be seen' },
+    {
+      ...R.nodes,
+      fields: [
+        'metadata.annotations["k3s.io/node-args"]',
+        'spec.providerID',
+        'spec.unschedulable',
+        'status.conditions',
+        'status.nodeInfo.kubeletVersion',
+        'status.nodeInfo.osImage',
+      ],
+      role: 'evidence',
+      lost: 'K3s/RKE2 members (etcd role, EtcdIsVoter) and kubeadm control-plane nodes cannot be seen',
+    },
     {
       ...R.podsLean,
+      fields: [
+        'metadata.annotations["kubeadm.kubernetes.io/etcd.advertise-client-urls"]',
+        'spec.nodeName',
+        'status.conditions',
+        'status.containerStatuses[].restartCount',
+        'status.phase',
+      ],
       role: 'evidence',
       lost: 'etcd static pods (kubeadm, RKE2) cannot be seen',
       relevant: onlyOn('kubeadm', 'RKE2'),
     },
     {
       ...CONFIGMAPS,
+      fields: ['data.ClusterConfiguration'],
       role: 'evidence',
       lost: "kubeadm-config cannot be read: an external etcd's endpoints are not known",
       relevant: onlyOn('kubeadm'),
     },
     {
       ...R.leases,
+      fields: ['spec.renewTime'],
       role: 'context',
       lost: 'API server identity leases: the API server count cannot be compared with the member count',
       relevant: onlyOn('K3s', 'RKE2', 'k0s', 'kubeadm'),
     },
-    { ...R.k0sEtcdMembers, role: 'evidence', lost: 'k0s EtcdMember objects cannot be read', relevant: onlyOn('k0s') },
-    { ...R.openshiftEtcds, role: 'evidence', lost: "OpenShift's etcd operator conditions cannot be read", relevant: onlyOn('OpenShift') },
+    {
+      ...R.k0sEtcdMembers,
+      fields: ['status.conditions', 'status.memberID', 'status.peerAddress'],
+      role: 'evidence',
+      lost: 'k0s EtcdMember objects cannot be read',
+      relevant: onlyOn('k0s'),
+    },
+    {
+      ...R.openshiftEtcds,
+      fields: ['status.conditions'],
+      role: 'evidence',
+      lost: "OpenShift's etcd operator conditions cannot be read",
+      relevant: onlyOn('OpenShift'),
+    },
   ],
   docs: {
     summary:

@@ -4,6 +4,7 @@ import { human } from '../../lib/time.js';
 import { refText } from '../../model.js';
 import { CONFIGMAPS, R } from '../../resources.js';
 import { ABOUT, defineCheck, type Draft } from '../types.js';
+import { command, inNamespace } from '../../lib/shell.js';
 
 const ID = 'gitops-orphans';
 
@@ -86,7 +87,7 @@ export function elsewhereFinding(e: ElsewhereGroup): Draft<Code> {
     why: 'An owner that lives in another cluster cannot be checked from here: reporting these as orphans, or as fine, would both be guesses.',
     fix: [
       e.tool === 'Argo CD'
-        ? `in the cluster that runs Argo CD: argocd app list (or kubectl get applications -A) and look for ${e.owners.slice(0, 3).join(', ')}`
+        ? `look for ${e.owners.slice(0, 3).join(', ')} in the cluster that runs Argo CD: argocd app list (or kubectl get applications -A)`
         : 'where Flux runs: flux get all -A',
       'run kubectl arch orphans there too: deleted Applications whose destination is this cluster leave exactly these objects',
     ],
@@ -106,8 +107,10 @@ export function deletingFinding(d: Deleting): Draft<Code> {
     evidence: { ...d },
     why: 'A cascading delete waits for every managed object to go; an object stuck on its own finalizer, a destination that no longer exists, or a missing controller keeps the Application (and often its namespace) Terminating.',
     fix: [
-      `kubectl -n ${d.app.namespace} get application ${d.app.name} -o jsonpath='{.status.conditions}'   # why it waits`,
-      `kubectl get all -n <destination namespace>   # objects still terminating (their own finalizers)`,
+      command(['kubectl', ...inNamespace(d.app.namespace), 'get', 'application', d.app.name, '-o', 'jsonpath={.status.conditions}'], {
+        note: 'why it waits',
+      }),
+      'kubectl get all -n <destination namespace>   # objects still terminating (their own finalizers)',
       ...(d.controllerRunning === false
         ? [
             'bring the Argo CD application controller back (it finishes the deletion), rather than removing the finalizer by hand — removing it leaves the resources behind',
@@ -139,27 +142,61 @@ export const gitopsOrphans = defineCheck({
   },
 
   needs: [
-    { ...R.podsLean, role: 'context', lost: 'liveness (running pods) unknown' },
-    { ...R.services, role: 'context', lost: 'liveness (ready endpoints) unknown' },
-    { ...CONFIGMAPS, role: 'context', lost: 'argocd-cm unread: default tracking settings assumed' },
-    { ...R.endpoints, role: 'context', lost: 'ready endpoints are read from EndpointSlices only', or: R.endpointslices },
-    { ...R.endpointslices, role: 'context', lost: 'ready endpoints are read from Endpoints only', or: R.endpoints },
-    { ...R.ingresses, role: 'context', lost: 'routes into leftover Services (Ingress) are not seen' },
-    { ...R.httproutes, role: 'context', lost: 'routes into leftover Services (HTTPRoute) are not seen' },
-    { ...R.persistentvolumes, role: 'context', lost: "the data a leftover claim holds (its PV's reclaim policy) is not named" },
-    { ...R.persistentvolumeclaims, role: 'context', lost: 'bound volumes of leftovers are not named' },
+    { ...R.podsLean, fields: ['status.phase'], role: 'context', lost: 'liveness (running pods) unknown' },
+    { ...R.services, fields: [], role: 'context', lost: 'liveness (ready endpoints) unknown' },
+    {
+      ...CONFIGMAPS,
+      fields: ['data.installationID', 'data["application.instanceLabelKey"]', 'data["application.resourceTrackingMethod"]'],
+      role: 'context',
+      lost: 'argocd-cm unread: default tracking settings assumed',
+    },
+    {
+      ...R.endpoints,
+      fields: ['subsets[].addresses[].ip'],
+      role: 'context',
+      lost: 'ready endpoints are read from EndpointSlices only',
+      or: R.endpointslices,
+    },
+    { ...R.endpointslices, fields: [], role: 'context', lost: 'ready endpoints are read from Endpoints only', or: R.endpoints },
+    {
+      ...R.ingresses,
+      fields: ['spec.defaultBackend', 'spec.rules[].host', 'spec.rules[].http.paths[].backend.service.name'],
+      role: 'context',
+      lost: 'routes into leftover Services (Ingress) are not seen',
+    },
+    {
+      ...R.httproutes,
+      fields: ['spec.rules[].backendRefs[].kind', 'spec.rules[].backendRefs[].name', 'spec.rules[].backendRefs[].namespace'],
+      role: 'context',
+      lost: 'routes into leftover Services (HTTPRoute) are not seen',
+    },
+    {
+      ...R.persistentvolumes,
+      fields: ['spec.persistentVolumeReclaimPolicy', 'status.phase'],
+      role: 'context',
+      lost: "the data a leftover claim holds (its PV's reclaim policy) is not named",
+    },
+    {
+      ...R.persistentvolumeclaims,
+      fields: ['spec.volumeName', 'status.phase'],
+      role: 'context',
+      lost: 'bound volumes of leftovers are not named',
+    },
     {
       ...R.argoApplications,
+      fields: ['spec.destination.server', 'status.conditions', 'status.health.status', 'status.resources'],
       role: 'evidence',
       lost: 'whether an Argo CD Application still exists cannot be told: objects it tracks are not judged',
     },
     {
       ...R.fluxKustomizations,
+      fields: ['spec.kubeConfig.secretRef.name'],
       role: 'evidence',
       lost: 'whether a Flux Kustomization still exists cannot be told: objects it applied are not judged',
     },
     {
       ...R.fluxHelmReleases,
+      fields: ['spec.kubeConfig.secretRef.name'],
       role: 'evidence',
       lost: 'whether a Flux HelmRelease still exists cannot be told: objects it released are not judged',
     },
@@ -198,7 +235,20 @@ export const gitopsOrphans = defineCheck({
         evidence: { ...r },
         why: 'Without resources-finalizer.argocd.argoproj.io, deleting the Application deletes only the Application.',
         fix: [
-          `kubectl -n ${r.app.namespace} patch application ${r.app.name} --type merge -p '{"metadata":{"finalizers":["resources-finalizer.argocd.argoproj.io"]}}'   # if cascading delete is what you want`,
+          command(
+            [
+              'kubectl',
+              ...inNamespace(r.app.namespace),
+              'patch',
+              'application',
+              r.app.name,
+              '--type',
+              'merge',
+              '-p',
+              '{"metadata":{"finalizers":["resources-finalizer.argocd.argoproj.io"]}}',
+            ],
+            { note: 'if cascading delete is what you want' },
+          ),
           'or set it in the Application manifest in Git',
         ],
       });
@@ -218,11 +268,40 @@ export const gitopsOrphans = defineCheck({
         evidence: { ...c },
         why: 'A dangling ownerReference is a coming deletion, not a stuck garbage collector: the collector deletes dependents whose owner is gone, and the cascading finalizer passes the deletion on to the workloads.',
         fix: [
-          ...c.apps.map(
-            (a) =>
-              `first, to keep it: remove the ownerReference from Application ${a.app.namespace}/${a.app.name}: kubectl -n ${a.app.namespace} patch application ${a.app.name} --type json -p '[{"op":"remove","path":"/metadata/ownerReferences"}]' (cost: no ApplicationSet manages it until one adopts it again)`,
+          ...c.apps.map((a) =>
+            command(
+              [
+                'kubectl',
+                ...inNamespace(a.app.namespace),
+                'patch',
+                'application',
+                a.app.name,
+                '--type',
+                'json',
+                '-p',
+                '[{"op":"remove","path":"/metadata/ownerReferences"}]',
+              ],
+              {
+                say: `first, to keep it, remove the ownerReference from Application ${a.app.namespace}/${a.app.name} (cost: no ApplicationSet manages it until one adopts it again)`,
+              },
+            ),
           ),
-          `or, where the resources must stay whatever happens to the Application: remove ${finalizers} from it (cost: deleting the Application then leaves its resources running) — e.g. kubectl -n ${first.namespace} patch application ${first.name} --type json -p '[{"op":"remove","path":"/metadata/finalizers"}]'`,
+          command(
+            [
+              'kubectl',
+              ...inNamespace(first.namespace),
+              'patch',
+              'application',
+              first.name,
+              '--type',
+              'json',
+              '-p',
+              '[{"op":"remove","path":"/metadata/finalizers"}]',
+            ],
+            {
+              say: `or, where the resources must stay whatever happens to the Application, remove ${finalizers} from it (cost: deleting the Application then leaves its resources running), e.g.`,
+            },
+          ),
           'next time, delete an ApplicationSet with kubectl delete --cascade=orphan, or set its spec.syncPolicy.preserveResourcesOnDeletion: true',
         ],
       });

@@ -6,6 +6,7 @@
 // 5. when the owner is Argo CD managing itself, say that recreating its objects replaces the controller.
 import { refText, type KObject, type ObjectRef } from '../../model.js';
 import type { Loop } from './loops.js';
+import { command, inNamespace, type Step } from '../../lib/shell.js';
 
 export interface AdviceContext {
   /** The PersistentVolume bound to a claim, for its reclaim policy. */
@@ -14,7 +15,6 @@ export interface AdviceContext {
   argoNamespace?: string;
 }
 
-const nsFlag = (o: ObjectRef): string => (o.namespace ? `-n ${o.namespace} ` : '');
 const resource = (o: ObjectRef): string => {
   const g = o.apiVersion?.includes('/') ? o.apiVersion.split('/')[0] : DEFAULT_GROUP[o.kind];
   return g ? `${o.kind.toLowerCase()}.${g}` : o.kind.toLowerCase();
@@ -95,10 +95,10 @@ function matchFix(loop: Loop, where: string): string[] {
 }
 
 /** Owner-specific, object-scoped ways to recreate the one object, each with its cost first. */
-function recreateFix(loop: Loop, ctx: AdviceContext): string[] {
+function recreateFix(loop: Loop, ctx: AdviceContext): Step[] {
   const r = loop.rejection;
   const o = loop.object;
-  const out: string[] = [];
+  const out: Step[] = [];
   // Replace is already in use, or the rejection is about unsetting: recreating would not be the fix
   const replacing = /when replacing|failed to replace|primary clusterIP can not be unset/i.test(
     loop.sources.map((s) => s.message).join('\n') + r.detail,
@@ -111,13 +111,17 @@ function recreateFix(loop: Loop, ctx: AdviceContext): string[] {
   const owner = loop.owner.ref;
   if (o.kind === 'StatefulSet') {
     out.push(
-      `only if the change is really wanted (cost: the StatefulSet is briefly absent; its pods and volumes stay): kubectl ${nsFlag(o)}delete statefulset ${o.name} --cascade=orphan, then let ${text(owner)} recreate it (it adopts the running pods)`,
+      command(['kubectl', ...inNamespace(o.namespace), 'delete', 'statefulset', o.name, '--cascade=orphan'], {
+        say: 'only if the change is really wanted (cost: the StatefulSet is briefly absent; its pods and volumes stay)',
+        note: `then let ${text(owner)} recreate it (it adopts the running pods)`,
+      }),
     );
     return out;
   }
   if (loop.owner.tool === 'argocd') {
     out.push(
-      `only if the new value is really wanted (cost: ${cost}): annotate that one object in Git with argocd.argoproj.io/sync-options: Force=true,Replace=true, or once: argocd app sync ${owner.name} --resource ${argoResource(o)} --force --replace`,
+      `only if the new value is really wanted (cost: ${cost}): annotate that one object in Git with argocd.argoproj.io/sync-options: Force=true,Replace=true, or once:`,
+      command(['argocd', 'app', 'sync', owner.name, '--resource', argoResource(o), '--force', '--replace']),
     );
   } else if (loop.owner.tool === 'flux' && owner.kind === 'Kustomization') {
     out.push(
@@ -125,11 +129,20 @@ function recreateFix(loop: Loop, ctx: AdviceContext): string[] {
     );
   } else if (loop.owner.tool === 'flux') {
     out.push(
-      `only if the new value is really wanted (cost: ${cost}): kubectl ${nsFlag(o)}delete ${resource(o)} ${o.name}, then flux reconcile helmrelease ${owner.name} -n ${owner.namespace}; spec.upgrade.force does not help (it replaces, and the API server rejects a replace the same way)`,
+      command(['kubectl', ...inNamespace(o.namespace), 'delete', resource(o), o.name], {
+        say: `only if the new value is really wanted (cost: ${cost})`,
+      }),
+      command(['flux', 'reconcile', 'helmrelease', owner.name, ...inNamespace(owner.namespace)], {
+        say: 'then',
+        note: 'spec.upgrade.force does not help: it replaces, and the API server rejects a replace the same way',
+      }),
     );
   } else {
     out.push(
-      `only if the new value is really wanted (cost: ${cost}): kubectl ${nsFlag(o)}delete ${resource(o)} ${o.name}, and let ${owner.kind === 'controller' ? owner.name : text(owner)} recreate it`,
+      command(['kubectl', ...inNamespace(o.namespace), 'delete', resource(o), o.name], {
+        say: `only if the new value is really wanted (cost: ${cost})`,
+        note: `and let ${owner.kind === 'controller' ? owner.name : text(owner)} recreate it`,
+      }),
     );
   }
   return out;
@@ -141,7 +154,7 @@ function selfManaged(loop: Loop, ctx: AdviceContext): boolean {
   return loop.object.namespace === argoNs || /^argocd-/.test(loop.object.name);
 }
 
-export function adviceFor(loop: Loop, ctx: AdviceContext): string[] {
+export function adviceFor(loop: Loop, ctx: AdviceContext): Step[] {
   const owner = loop.owner.ref;
   if (loop.state === 'one-off') {
     return ['nothing to do if it does not come back; if it does, the owner still sends the change: fix it at the source'];
@@ -152,7 +165,7 @@ export function adviceFor(loop: Loop, ctx: AdviceContext): string[] {
       : loop.owner.tool === 'flux'
         ? `the source of ${owner.kind} ${owner.namespace}/${owner.name}`
         : 'whatever declares it';
-  const lines = [...matchFix(loop, where)];
+  const lines: Step[] = [...matchFix(loop, where)];
   if (selfManaged(loop, ctx)) {
     lines.push(
       `Application ${owner.name} manages Argo CD itself: recreating these objects replaces the controller doing the sync (it may not come back to finish it); change the manifest instead`,

@@ -7,7 +7,7 @@
 import { refText, type KObject, type ObjectRef } from '../../model.js';
 import { CONFIGMAPS, R } from '../../resources.js';
 import { adviceFor, type AdviceContext } from './advice.js';
-import { cadence, human, normaliseEvents, type Cadence, type NormEvent } from '../../lib/events.js';
+import { cadence, human, normaliseEvents, type Cadence, type NormEvent, CORE_EVENT_FIELDS, V1_EVENT_FIELDS } from '../../lib/events.js';
 import { findLoops, type Loop } from './loops.js';
 import { isImmutableRejection, parseRejections, type Rejection } from './rejections.js';
 import {
@@ -23,6 +23,7 @@ import {
 } from './helmcharts.js';
 import { detectDistribution } from '../../fingerprint.js';
 import { ABOUT, defineCheck, onlyOn, type CheckContext, type Draft, type NodeGet } from '../types.js';
+import { command, inNamespace, type Step } from '../../lib/shell.js';
 
 const ID = 'immutable-retry-loop';
 
@@ -172,9 +173,16 @@ function k3sAddonFindings(events: NormEvent[], ctx: CheckContext): Array<Draft<C
     };
     let title = `K3s addon ${name} fails to apply${c.live ? ' on every 15 s re-scan' : ''}`;
     let detail = immutable ? rej.map(describeRejection).join('; ') : msg;
-    let fix: string[] = [
+    let fix: Step[] = [
       `read the manifest the addon applies (${(evidence.manifest as string | undefined) ?? `/var/lib/rancher/k3s/server/manifests/${name}.yaml`}) on a server and fix it, or`,
-      `kubectl -n ${ns} get events --field-selector involvedObject.kind=Addon,involvedObject.name=${name}`,
+      command([
+        'kubectl',
+        ...inNamespace(ns),
+        'get',
+        'events',
+        '--field-selector',
+        `involvedObject.kind=Addon,involvedObject.name=${name}`,
+      ]),
     ];
     // the field-notes case: the CoreDNS Service clusterIP, templated from K3s --cluster-dns
     const svcRej = rej.find((r) => r.kind === 'Service' && /^spec\.clusterIPs?(\[\d+\])?$/.test(r.field ?? ''));
@@ -209,7 +217,9 @@ function k3sAddonFindings(events: NormEvent[], ctx: CheckContext): Array<Draft<C
       fix = [
         `restore the original cluster DNS address on every K3s server: in /etc/rancher/k3s/config.yaml set \`cluster-dns: ${original ?? liveIP ?? '<original>'}\` (or remove the cluster-dns line/--cluster-dns flag), then restart k3s one server at a time (systemctl restart k3s)`,
         `if the goal was NodeLocal DNSCache on ${svcRej.value ?? '169.254.20.10'}: point the kubelets there instead and leave the Service alone — kubelet-arg: ["cluster-dns=${svcRej.value ?? '169.254.20.10'}"]`,
-        `only if the new IP is really wanted: kubectl -n ${svcNs} delete service ${svcRej.name} (K3s recreates it with ${svcRej.value ?? 'the new IP'} within 15 s) — cluster DNS is down for every pod until it is recreated, and pods keep the old nameserver in /etc/resolv.conf until they restart`,
+        command(['kubectl', ...inNamespace(svcNs), 'delete', 'service', svcRej.name!], {
+          say: `only if the new IP is really wanted (cost: cluster DNS is down for every pod until K3s recreates the Service with ${svcRej.value ?? 'the new IP'}, within 15 s, and pods keep the old nameserver in /etc/resolv.conf until they restart)`,
+        }),
       ];
     }
     const state = c.live ? 'retrying' : 'one-off';
@@ -336,13 +346,16 @@ function helmChartFindings(ctx: CheckContext, events: NormEvent[]): Array<Draft<
           : `${costOf(e.name, packaged)}. ${v.state === 'retrying' ? 'A chart that cannot install fails the same way on every attempt: the loop does not heal by itself.' : 'Nothing changes until the chart, its values or its release are fixed.'}`,
       fix: [
         ...(skew ? [`finish upgrading the servers (they run ${skew}): a chart built for the newer version installs once they all do`] : []),
-        `read the reason: kubectl -n ${e.namespace} logs job/${job}`,
+        command(['kubectl', ...inNamespace(e.namespace), 'logs', `job/${job}`], { say: 'read the reason' }),
         v.immutable
           ? `the chart changes an immutable field: revert that value in the HelmChart (spec.valuesContent) or its HelmChartConfig ${e.namespace}/${e.name}, or recreate that one object knowingly (its cost is in its kind: a Service gets a new clusterIP)`
           : `correct the values in the HelmChart (spec.valuesContent, spec.version) or in its HelmChartConfig ${e.namespace}/${e.name}: the next attempt uses them`,
         ...(v.state === 'abort'
           ? [
-              `then let it retry: fix or roll back the failed release (helm -n ${target} rollback ${e.name}), or set failurePolicy: reinstall on the HelmChartConfig knowing it uninstalls the release first`,
+              command(['helm', ...inNamespace(target), 'rollback', e.name], {
+                say: 'then let it retry: fix or roll back the failed release',
+              }),
+              'or set failurePolicy: reinstall on the HelmChartConfig, knowing it uninstalls the release first',
             ]
           : []),
         ...(packaged
@@ -448,51 +461,125 @@ export const retryLoops = defineCheck({
 
   // core/v1 and events.k8s.io/v1 are two views of the same stored events: listing one is enough
   // (events.k8s.io objects in snapshot files are still read)
+  reads: [
+    { ...R.eventsV1, fields: V1_EVENT_FIELDS },
+    { ...R.deployments, fields: ['spec.selector'] },
+  ],
   needs: [
     {
       ...R.events,
+      fields: CORE_EVENT_FIELDS,
       role: 'subject',
       lost: 'rejections seen only in Events (K3s addons, Helm CLI, kubectl, operators) are missed, and no attempt is counted; Argo CD, Flux and K3s HelmChart status are still read',
     },
-    { ...R.services, role: 'context', lost: 'live Service values (e.g. clusterIP) cannot be compared' },
-    { ...CONFIGMAPS, role: 'context', lost: 'the original K3s cluster-dns cannot be read' },
-    { ...R.daemonsets, role: 'context', lost: 'NodeLocal DNSCache is found by its pods only (--deep)' },
-    { ...R.persistentvolumes, role: 'context', lost: "a claim's data cost (the PV's reclaim policy) is not named in the advice" },
-    { ...R.persistentvolumeclaims, role: 'context', lost: "a bound claim's live values cannot be put in the advice" },
+    {
+      ...R.services,
+      fields: ['metadata.annotations["objectset.rio.cattle.io/applied"]', 'spec.clusterIP', 'spec.clusterIPs'],
+      role: 'context',
+      lost: 'live Service values (e.g. clusterIP) cannot be compared',
+    },
+    { ...CONFIGMAPS, fields: ['data.clusterDNS'], role: 'context', lost: 'the original K3s cluster-dns cannot be read' },
+    { ...R.daemonsets, fields: ['spec.selector'], role: 'context', lost: 'NodeLocal DNSCache is found by its pods only (--deep)' },
+    {
+      ...R.persistentvolumes,
+      fields: ['spec.persistentVolumeReclaimPolicy'],
+      role: 'context',
+      lost: "a claim's data cost (the PV's reclaim policy) is not named in the advice",
+    },
+    {
+      ...R.persistentvolumeclaims,
+      fields: ['spec.volumeName'],
+      role: 'context',
+      lost: "a bound claim's live values cannot be put in the advice",
+    },
     {
       ...R.addons,
+      fields: [],
       role: 'context',
       lost: 'K3s addons are not listed (their failures still show in Events)',
       relevant: onlyOn('K3s', 'RKE2'),
     },
     {
       ...R.helmcharts,
+      fields: ['spec.failurePolicy', 'spec.targetNamespace', 'spec.version', 'status.conditions'],
       role: 'subject',
       lost: "K3s/RKE2 HelmCharts are not listed: their failing installs are seen through their jobs, pods and Events only, without the chart's conditions and failurePolicy",
       relevant: onlyOn('K3s', 'RKE2'),
     },
     {
       ...R.helmchartconfigs,
+      fields: ['spec.failurePolicy'],
       role: 'context',
       lost: "a HelmChartConfig's failurePolicy (abort) is not read",
       relevant: onlyOn('K3s', 'RKE2'),
     },
     {
       ...R.jobs,
+      fields: [
+        'spec.template.metadata.labels',
+        'spec.template.metadata.annotations',
+        'status.conditions',
+        'status.failed',
+        'status.startTime',
+        'status.succeeded',
+      ],
       role: 'subject',
       lost: 'helm-install jobs are not listed: whether one has failed (its backoffLimit reached) is not seen',
       relevant: onlyOn('K3s', 'RKE2'),
     },
     {
       ...R.podsLean,
+      fields: [
+        'status.containerStatuses[].lastState.terminated.exitCode',
+        'status.containerStatuses[].lastState.terminated.message',
+        'status.containerStatuses[].lastState.terminated.reason',
+        'status.containerStatuses[].name',
+        'status.containerStatuses[].restartCount',
+        'status.containerStatuses[].state.terminated',
+        'status.containerStatuses[].state.waiting.reason',
+        'status.phase',
+      ],
       role: 'evidence',
       lost: 'helm-install pods are not listed: a chart that crash-loops is seen only through its job, its conditions and Events, and whether its component still runs is not told',
       relevant: onlyOn('K3s', 'RKE2'),
       bodiesFor: (m) => m.labels?.['helmcharts.helm.cattle.io/chart'] !== undefined || /^helm-(install|delete)-/.test(m.name),
     },
-    { ...R.argoApplications, role: 'subject', lost: 'Argo CD sync status cannot be read: rejections are seen through Events only' },
-    { ...R.fluxKustomizations, role: 'subject', lost: 'Flux Kustomization status cannot be read: rejections are seen through Events only' },
-    { ...R.fluxHelmReleases, role: 'subject', lost: 'Flux HelmRelease status cannot be read: rejections are seen through Events only' },
+    {
+      ...R.argoApplications,
+      fields: [
+        'spec.destination.namespace',
+        'spec.syncPolicy.automated',
+        'spec.syncPolicy.retry.limit',
+        'status.conditions',
+        'status.operationState.finishedAt',
+        'status.operationState.message',
+        'status.operationState.operation.retry.limit',
+        'status.operationState.phase',
+        'status.operationState.retryCount',
+        'status.operationState.startedAt',
+        'status.operationState.syncResult.resources[].group',
+        'status.operationState.syncResult.resources[].kind',
+        'status.operationState.syncResult.resources[].message',
+        'status.operationState.syncResult.resources[].name',
+        'status.operationState.syncResult.resources[].namespace',
+        'status.operationState.syncResult.resources[].version',
+        'status.sync.status',
+      ],
+      role: 'subject',
+      lost: 'Argo CD sync status cannot be read: rejections are seen through Events only',
+    },
+    {
+      ...R.fluxKustomizations,
+      fields: ['spec.interval', 'spec.retryInterval', 'spec.suspend', 'spec.targetNamespace', 'status.conditions'],
+      role: 'subject',
+      lost: 'Flux Kustomization status cannot be read: rejections are seen through Events only',
+    },
+    {
+      ...R.fluxHelmReleases,
+      fields: ['spec.interval', 'spec.retryInterval', 'spec.suspend', 'spec.targetNamespace', 'status.conditions'],
+      role: 'subject',
+      lost: 'Flux HelmRelease status cannot be read: rejections are seen through Events only',
+    },
   ],
   deep: [KUBELET_DNS],
   docs: {

@@ -8,6 +8,7 @@ import { condition, refOf } from '../../lib/k8s.js';
 import { refText } from '../../model.js';
 import { R } from '../../resources.js';
 import { defineCheck, finding, type CheckContext, type Draft } from '../types.js';
+import { command, type Step } from '../../lib/shell.js';
 
 const CODES = {
   'ARCH-DEL01': "an object is stuck deleting: its finalizer's controller does not run here",
@@ -138,7 +139,7 @@ function stuckNamespaces(ctx: CheckContext): Array<Draft<Code>> {
       .deleting()
       .filter((o) => o.metadata.namespace === n.metadata.name && o.metadata.deletionTimestamp && o.metadata.finalizers?.length)
       .slice(0, 5);
-    const fixes: string[] = [];
+    const fixes: Step[] = [];
     if (top?.type === 'NamespaceDeletionDiscoveryFailure')
       fixes.push(
         'fix or remove the unavailable APIService named in the message (kubectl get apiservices | grep False): discovery must be complete before a namespace can be emptied',
@@ -151,7 +152,7 @@ function stuckNamespaces(ctx: CheckContext): Array<Draft<Code>> {
       fixes.push(
         'read the resource types named in the message: their API failed to delete (often an aggregated API or a CRD whose conversion webhook is down)',
       );
-    fixes.push(`kubectl get namespace ${n.metadata.name} -o jsonpath='{.status.conditions}'`);
+    fixes.push(command(['kubectl', 'get', 'namespace', n.metadata.name, '-o', 'jsonpath={.status.conditions}']));
     out.push(
       finding(
         'ARCH-DEL02',
@@ -180,8 +181,18 @@ export const stuckDeletions = defineCheck({
   proofs: { 'ARCH-DEL01': ['Pod'], 'ARCH-DEL02': ['Namespace'] },
   needs: [
     // every object in the snapshot is judged (deletionTimestamp + finalizers), so no input is the only subject
-    { ...R.namespaces, role: 'evidence', lost: 'namespaces stuck Terminating are not seen; other objects deleting still are' },
-    { ...R.podsLean, role: 'evidence', lost: "whether a finalizer's controller runs cannot be told, so stuck objects are not judged" },
+    {
+      ...R.namespaces,
+      fields: ['status.conditions'],
+      role: 'evidence',
+      lost: 'namespaces stuck Terminating are not seen; other objects deleting still are',
+    },
+    {
+      ...R.podsLean,
+      fields: ['status.phase'],
+      role: 'evidence',
+      lost: "whether a finalizer's controller runs cannot be told, so stuck objects are not judged",
+    },
   ],
   docs: {
     summary:

@@ -14,7 +14,8 @@ import { fileRisksText } from '../../config/accepted.js';
 import type { Finding, ObjectRef, Severity } from '../../model.js';
 import type { FormatOptions, FormatRun } from './model.js';
 import { byText } from '../../lib/order.js';
-import { wellFormed, wellFormedDeep } from '../../lib/safe.js';
+import { shownDeep, wellFormed, wellFormedDeep } from '../../lib/safe.js';
+import { argvText } from '../../lib/shell.js';
 
 export const POLICY_REPORT_API = 'wgpolicyk8s.io/v1alpha2';
 /** OpenReports (openreports.io/v1alpha1 Report, ClusterReport), where Kyverno, Policy Reporter and Kubewarden moved:
@@ -77,7 +78,7 @@ export function policyReportObjects(run0: FormatRun, flavor: ReportFlavor = 'pol
   const k = KINDS[flavor];
   const own = flavor === 'openreports' ? { source: 'kubectl-arch' } : {};
   // every string well-formed: a lone surrogate has no UTF-8 form (YAML would carry it as an escape the API rejects)
-  const run = { ...wellFormedDeep(run0), startedAt: run0.startedAt };
+  const run = { ...shownDeep(wellFormedDeep(run0)), startedAt: run0.startedAt };
   const ts = { seconds: Math.floor(run.startedAt.getTime() / 1000), nanos: 0 };
   const cluster: PRResult[] = [];
   const byNs = new Map<string, PRResult[]>();
@@ -171,7 +172,8 @@ export function renderPolicyReports(runs: FormatRun[], _opts: FormatOptions, fla
   const line = (s: string): string => wellFormed(s).replace(/[\r\n\u2028\u2029]+/g, ' ');
   for (const run of runs) {
     if (run.error) docs.push(`# context ${line(run.context)}: not analysed: ${line(run.error.message)}\n`);
-    else if (runs.length > 1) docs.push(`# context ${line(run.context)}: apply with kubectl --context ${line(run.context)} apply -f -\n`);
+    else if (runs.length > 1)
+      docs.push(`# context ${line(run.context)}: apply with ${argvText(['kubectl', '--context', run.context, 'apply', '-f', '-'])}\n`);
     for (const o of policyReportObjects(run, flavor)) docs.push(`---\n${dump(o, { lineWidth: -1, noRefs: true })}`);
   }
   return docs.join('');

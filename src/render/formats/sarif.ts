@@ -9,10 +9,13 @@
 import { CHECKS } from '../../checks/registry.js';
 import { fileRisksText } from '../../config/accepted.js';
 import { fingerprintOf, type Finding, type Severity } from '../../model.js';
-import { wellFormedDeep } from '../../lib/safe.js';
+import { shownDeep, wellFormedDeep } from '../../lib/safe.js';
 import { atFaultFirst, objectPath, type FormatOptions, type FormatRun } from './model.js';
 import { explainUrl, PROJECT_URL } from '../../checks/docs.js';
 import { WHATIF_CODES } from '../../whatif/codes.js';
+import { argvText } from '../../lib/shell.js';
+
+const explainCommand = (code: string): string => argvText(['kubectl', 'arch', 'explain', code]);
 
 export const SARIF_SCHEMA = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
 
@@ -39,8 +42,8 @@ function whatIfRules(run: FormatRun): Array<Record<string, unknown>> {
       fullDescription: { text: `kubectl arch what-if predicts it: ${String(meaning)}.` },
       helpUri: explainUrl('what-if', code),
       help: {
-        text: `More: kubectl arch explain ${code}`,
-        markdown: `More: \`kubectl arch explain ${code}\` ([what-if](${explainUrl('what-if', code)}))`,
+        text: `More: ${explainCommand(code)}`,
+        markdown: `More: \`${explainCommand(code)}\` ([what-if](${explainUrl('what-if', code)}))`,
       },
       properties: { checkId: 'what-if', tags: ['kubernetes', 'what-if'] },
     };
@@ -66,8 +69,8 @@ function rules(run: FormatRun): Array<Record<string, unknown>> {
         fullDescription: { text: c.docs.what },
         helpUri: explainUrl(c.id, code),
         help: {
-          text: `${c.docs.why}\n\nHow to fix: ${c.docs.fix}\n\nMore: kubectl arch explain ${code}`,
-          markdown: `**${code}**: ${String(meaning)}\n\n${c.docs.why}\n\n**How to fix.** ${c.docs.fix}\n\nMore: \`kubectl arch explain ${code}\` ([${c.id}](${explainUrl(c.id, code)}))`,
+          text: `${c.docs.why}\n\nHow to fix: ${c.docs.fix}\n\nMore: ${explainCommand(code)}`,
+          markdown: `**${code}**: ${String(meaning)}\n\n${c.docs.why}\n\n**How to fix.** ${c.docs.fix}\n\nMore: \`${explainCommand(code)}\` ([${c.id}](${explainUrl(c.id, code)}))`,
         },
         defaultConfiguration: { level: LEVEL[c.severity] },
         properties: { checkId: c.id, tags: ['kubernetes', c.id] },
@@ -139,7 +142,7 @@ function result(run: FormatRun, f: Finding & { suppressedBy?: { reason: string; 
 
 export function renderSarif(runs0: FormatRun[], opts: FormatOptions): string {
   // every string well-formed first: a lone surrogate has no UTF-8 form (and no URI form: encodeURIComponent throws)
-  const runs = runs0.map((r) => ({ ...wellFormedDeep(r), startedAt: r.startedAt }));
+  const runs = runs0.map((r) => ({ ...shownDeep(wellFormedDeep(r)), startedAt: r.startedAt }));
   const sarif = {
     $schema: SARIF_SCHEMA,
     version: '2.1.0',

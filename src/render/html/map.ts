@@ -12,6 +12,7 @@ import type { Report } from '../report.js';
 import { groupMany, hypothesisLine, oneAtATimeLine, restLine, verdictLine, type Pred, type WhatIfDoc } from '../whatif.js';
 import { attrs, esc } from './escape.js';
 import { badge, findingHtml, page, type Status } from './page.js';
+import { argvText } from '../../lib/shell.js';
 
 export interface MapPageInput {
   map: ArchMap;
@@ -247,7 +248,7 @@ export function renderMapHtml(input: MapPageInput): string {
     .map((s) => `${badge(s)} <span class="muted">${count(s)}</span>`)
     .join(' ');
   const command = w
-    ? `kubectl arch what-if ${w.doc.hypothesis.nodes.join(' ')}${w.doc.hypothesis.remove ? ' --remove' : ''}`
+    ? argvText(['kubectl', 'arch', 'what-if', ...w.doc.hypothesis.nodes, ...(w.doc.hypothesis.remove ? ['--remove'] : [])])
     : 'kubectl arch map';
   const body = `<header>
 <h1>${esc(command)} <span class="muted">— ${esc(map.distribution)} ${esc(map.serverVersion)}</span></h1>

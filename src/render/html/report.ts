@@ -9,6 +9,7 @@ import { orderChecks, type ContextRow, type Report, type ReportList } from '../r
 import { attrs, esc } from './escape.js';
 import { badge, findingHtml, page, type Level, type Status } from './page.js';
 import { sourceLine } from './map.js';
+import { argvText } from '../../lib/shell.js';
 
 const SEVS = ['critical', 'error', 'warning', 'info'] as const;
 
@@ -122,8 +123,8 @@ export function renderReportHtml(doc: Report | ReportList, version: string): str
   let body: string;
   let title: string;
   if (doc.kind === 'Report') {
-    title = `kubectl arch ${doc.command} — ${doc.fingerprint.distribution} ${doc.fingerprint.serverVersion}`;
-    body = `<header><h1>kubectl arch ${esc(doc.command)} <span class="muted">— ${esc(doc.fingerprint.distribution)} ${esc(doc.fingerprint.serverVersion)}</span></h1></header>
+    title = `${argvText(['kubectl', 'arch', doc.command])} — ${doc.fingerprint.distribution} ${doc.fingerprint.serverVersion}`;
+    body = `<header><h1>${esc(argvText(['kubectl', 'arch', doc.command]))} <span class="muted">— ${esc(doc.fingerprint.distribution)} ${esc(doc.fingerprint.serverVersion)}</span></h1></header>
 <main>${reportHtml(doc, '')}</main>`;
   } else {
     const items = doc.items as Report[];
@@ -136,8 +137,8 @@ export function renderReportHtml(doc: Report | ReportList, version: string): str
       return `<section class="context" id="ctx-${i}">${head}${r ? reportHtml(r, `c${i}-`, row.context) : ''}</section>`;
     });
     const s = doc.summary;
-    title = `kubectl arch ${doc.command} — ${s.contexts} contexts`;
-    body = `<header><h1>kubectl arch ${esc(doc.command)} <span class="muted">— ${s.contexts} context${s.contexts === 1 ? '' : 's'}: ${s.reached} reached, ${s.failed} failed</span></h1></header>
+    title = `${argvText(['kubectl', 'arch', doc.command])} — ${s.contexts} contexts`;
+    body = `<header><h1>${esc(argvText(['kubectl', 'arch', doc.command]))} <span class="muted">— ${s.contexts} context${s.contexts === 1 ? '' : 's'}: ${s.reached} reached, ${s.failed} failed</span></h1></header>
 <main><section class="summary" aria-label="summary of all contexts"><ul class="sev">${SEVS.map((k) => `<li>${badge(k)} <strong>${s.findings[k]}</strong></li>`).join('')}</ul>
 ${s.suppressed ? `<p>${s.suppressed} suppressed</p>` : ''}</section>
 ${contextsTable(doc.contexts)}

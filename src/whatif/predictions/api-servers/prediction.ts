@@ -13,9 +13,15 @@ export default definePrediction({
   title: 'no API server is left: nothing can be read, written or rescheduled',
   contract: 'door',
   needs: [
-    input(R.nodes, 'evidence', 'which K3s/RKE2 servers run an API server and are Ready', k3s),
-    input(R.pods, 'evidence', 'which kube-apiserver pods run and are Ready', (c) => !k3s(c) && !MANAGED.has(c.distribution)),
-    input(R.leases, 'context', 'which API servers renewed their identity lease within a minute'),
+    input(R.nodes, 'evidence', 'which K3s/RKE2 servers run an API server and are Ready', {
+      relevant: k3s,
+      fields: ['spec.providerID', 'status.conditions', 'status.nodeInfo.kubeletVersion', 'status.nodeInfo.osImage'],
+    }),
+    input(R.pods, 'evidence', 'which kube-apiserver pods run and are Ready', {
+      relevant: (c) => !k3s(c) && !MANAGED.has(c.distribution),
+      fields: ['spec.nodeName', 'status.conditions', 'status.phase'],
+    }),
+    input(R.leases, 'context', 'which API servers renewed their identity lease within a minute', { fields: ['spec.renewTime'] }),
   ],
   docs: {
     what: 'The API servers are found where the distribution runs them — K3s and RKE2 servers (control-plane nodes), kube-apiserver static pods, kube-apiserver identity leases (Kubernetes 1.26+) — and only live ones count: a fresh identity lease (renewed within a minute), a Ready kube-apiserver pod, a Ready server node. When the nodes going down hold an API server and no live one is left elsewhere, the door closes: critical. The prediction says which evidence showed each server and why the others do not count.',

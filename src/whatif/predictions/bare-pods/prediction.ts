@@ -10,7 +10,11 @@ export default definePrediction({
   code: 'ARCH-WI09',
   title: 'a pod with no controller runs there: kubectl drain refuses it without --force, and nothing recreates it',
   contract: 'workloads',
-  needs: [input(R.pods, 'subject', 'which pods run there without a controller')],
+  needs: [
+    input(R.pods, 'subject', 'which pods run there without a controller', {
+      fields: ['metadata.annotations["kubernetes.io/config.mirror"]', 'spec.nodeName', 'status.phase'],
+    }),
+  ],
   docs: {
     what: 'A pod on the nodes going down with no ownerReference marked controller (created by hand or by a tool that does not own it), not a static pod: kubectl drain stops with "cannot delete Pods not managed by ReplicationController, ReplicaSet, Job, DaemonSet or StatefulSet (use --force to override)", and once it is deleted nothing brings it back.',
     why: 'Only a controller recreates a pod elsewhere; a bare pod lives and dies with its node.',
@@ -31,7 +35,7 @@ export default definePrediction({
             .slice(0, 5)
             .map((p) => refText(refOf(p)))
             .join(', ')}${there.length > 5 ? ', …' : ''}`,
-          message: `kubectl drain refuses ${there.length === 1 ? 'it' : 'them'} without --force ("cannot delete Pods not managed by ReplicationController, ReplicaSet, Job, DaemonSet or StatefulSet"), and once deleted nothing recreates ${there.length === 1 ? 'it' : 'them'} — the node lifecycle controller deletes ${there.length === 1 ? 'it' : 'them'} too, about 5 minutes after the node stops answering.`,
+          message: `\`kubectl drain\` refuses ${there.length === 1 ? 'it' : 'them'} without --force ("cannot delete Pods not managed by ReplicationController, ReplicaSet, Job, DaemonSet or StatefulSet"), and once deleted nothing recreates ${there.length === 1 ? 'it' : 'them'} — the node lifecycle controller deletes ${there.length === 1 ? 'it' : 'them'} too, about 5 minutes after the node stops answering.`,
           objects: there.map(refOf),
           why: 'Only a controller recreates a pod elsewhere; a bare pod lives and dies with its node.',
           fix: [

@@ -50,9 +50,34 @@ export default definePrediction({
   code: 'ARCH-WI04',
   title: 'pods to move do not fit on the schedulable nodes left (by their requests)',
   contract: 'workloads',
+  reads: [
+    { ...R.persistentvolumeclaims, fields: ['spec.volumeName'] },
+    { ...R.persistentvolumes, fields: ['spec.nodeAffinity'] },
+  ],
   needs: [
-    input(R.pods, 'subject', 'which pods move and what the nodes left already hold'),
-    input(R.nodes, 'subject', 'which nodes are left and their allocatable resources'),
+    input(R.pods, 'subject', 'which pods move and what the nodes left already hold', {
+      fields: [
+        'metadata.annotations["kubernetes.io/config.mirror"]',
+        'spec.containers[].resources.requests.cpu',
+        'spec.containers[].resources.requests.memory',
+        'spec.nodeName',
+        'spec.tolerations[].effect',
+        'spec.tolerations[].key',
+        'spec.tolerations[].operator',
+        'spec.volumes[].persistentVolumeClaim.claimName',
+        'status.phase',
+      ],
+    }),
+    input(R.nodes, 'subject', 'which nodes are left and their allocatable resources', {
+      fields: [
+        'spec.taints[].effect',
+        'spec.taints[].key',
+        'spec.unschedulable',
+        'status.allocatable.cpu',
+        'status.allocatable.memory',
+        'status.conditions',
+      ],
+    }),
   ],
   docs: {
     what: 'The pods that would move (not DaemonSet or static pods, not pods pinned to a volume there, not pods that tolerate every taint and so are never evicted) are placed, largest first, on the schedulable Ready nodes left by their requests (cpu, memory) against each node\'s allocatable minus what its pods already request, on nodes whose taints they tolerate. What does not fit stays Pending ("Insufficient cpu").',

@@ -12,9 +12,24 @@ export default definePrediction({
   code: 'ARCH-WI05',
   title: 'a controller has no running pod left: what it reconciles stops changing',
   contract: 'loops',
+  reads: [
+    { ...R.deployments, fields: ['spec.replicas'] },
+    { ...R.statefulsets, fields: ['spec.replicas'] },
+  ],
   needs: [
-    input(R.pods, 'subject', 'which controllers run there'),
-    input(R.leases, 'evidence', 'which workloads hold a leader-election lease (controllers not known by name)', (c) => c.pods.some(c.on)),
+    input(R.pods, 'subject', 'which controllers run there', {
+      fields: [
+        'metadata.annotations["kubernetes.io/config.mirror"]',
+        'spec.nodeName',
+        'spec.tolerations[].key',
+        'spec.tolerations[].operator',
+        'status.phase',
+      ],
+    }),
+    input(R.leases, 'evidence', 'which workloads hold a leader-election lease (controllers not known by name)', {
+      relevant: (c) => c.pods.some(c.on),
+      fields: ['spec.holderIdentity'],
+    }),
   ],
   docs: {
     what: 'A workload is a controller when its name is a well-known one (Argo CD, Flux, cert-manager, operators, controller managers…) or one of its pods holds a leader-election Lease. When every running pod of it is on the nodes going down, it stops reconciling: syncs, certificates, volumes and releases wait. A controller whose pod tolerates every taint is never evicted: it waits on the node instead of moving. A leader that moves to a replica elsewhere is info.',

@@ -6,6 +6,7 @@ import { R } from '../../../resources.js';
 import { selects, selectorText } from '../../../lib/selector.js';
 import { controllerOf, running } from '../../cluster.js';
 import { definePrediction, input, type Prediction } from '../../types.js';
+import { command, inNamespace, type Step } from '../../../lib/shell.js';
 
 /** "50%" of n, rounded up (as the disruption controller rounds both minAvailable and maxUnavailable), or an integer. */
 function scaled(v: unknown, n: number): number | undefined {
@@ -29,13 +30,16 @@ function allowedOf(pdb: KObject, matching: KObject[]): { allowed: number; comput
 }
 
 /** How to get past the budget: an operator that owns it puts it back when edited, so its own way comes first. */
-function fixFor(pdb: KObject, evict: KObject[]): string[] {
+function fixFor(pdb: KObject, evict: KObject[]): Step[] {
   const owner = controllerOf(pdb);
   const ns = pdb.metadata.namespace;
   if (owner?.kind === 'Cluster' && String(owner.apiVersion ?? '').startsWith('postgresql.cnpg.io/')) {
     const instances = [...new Set(evict.map((p) => p.metadata.name))];
     return [
-      `CloudNativePG owns this budget (Cluster ${ns}/${owner.name}) and keeps the primary's at one: do a switchover first, so the primary runs elsewhere — kubectl cnpg promote ${owner.name} <a replica on another node> -n ${ns} — then drain; ${instances.join(', ')} ${instances.length === 1 ? 'is' : 'are'} then a replica the drain may evict`,
+      command(['kubectl', 'cnpg', 'promote', String(owner.name), 'REPLICA', ...inNamespace(ns)], {
+        say: `CloudNativePG owns this budget (Cluster ${ns}/${owner.name}) and keeps the primary's at one: do a switchover first, so the primary runs elsewhere, then drain (${instances.join(', ')} ${instances.length === 1 ? 'is' : 'are'} then a replica the drain may evict)`,
+        note: 'REPLICA: a replica on another node',
+      }),
     ];
   }
   if (owner)
@@ -45,7 +49,9 @@ function fixFor(pdb: KObject, evict: KObject[]): string[] {
     ];
   return [
     'give the workload one more replica on another node first (then the budget allows the eviction)',
-    `or, knowing the cost (those pods go down meanwhile), relax the budget for the window: kubectl -n ${ns} edit pdb ${pdb.metadata.name}`,
+    command(['kubectl', ...inNamespace(ns), 'edit', 'pdb', pdb.metadata.name], {
+      say: 'or, knowing the cost (those pods go down meanwhile), relax the budget for the window',
+    }),
   ];
 }
 
@@ -55,8 +61,10 @@ export default definePrediction({
   title: 'a PodDisruptionBudget allows fewer disruptions than the drain needs: kubectl drain would wait on it',
   contract: 'workloads',
   needs: [
-    input(R.pdbs, 'subject', 'whether kubectl drain would wait on a PodDisruptionBudget'),
-    input(R.pods, 'subject', 'which pods a drain would evict'),
+    input(R.pdbs, 'subject', 'whether kubectl drain would wait on a PodDisruptionBudget', {
+      fields: ['spec.minAvailable', 'spec.maxUnavailable', 'spec.selector', 'status.disruptionsAllowed'],
+    }),
+    input(R.pods, 'subject', 'which pods a drain would evict', { fields: ['spec.nodeName', 'status.phase'] }),
   ],
   docs: {
     what: 'Each PodDisruptionBudget selects pods as the API server does: matchLabels AND matchExpressions (In, NotIn, Exists, DoesNotExist); in policy/v1 an empty selector ({}) selects every pod of its namespace (in policy/v1beta1 none). When more of its pods run on the nodes going down than its disruptionsAllowed, kubectl drain cannot evict them all: it retries "Cannot evict pod as it would violate the pod\'s disruption budget" until its timeout. disruptionsAllowed is the controller\'s; where the status is missing it is computed from minAvailable or maxUnavailable (percentages rounded up) and the matching pods, and the prediction says so.',
@@ -117,7 +125,7 @@ export default definePrediction({
         code: 'ARCH-WI02',
         from: 'what-if',
         severity: 'error',
-        title: `kubectl drain would wait on PodDisruptionBudget ${name}: it allows ${a.allowed} disruption${a.allowed === 1 ? '' : 's'}, the drain needs ${evict.length}`,
+        title: `\`kubectl drain\` would wait on PodDisruptionBudget ${name}: it allows ${a.allowed} disruption${a.allowed === 1 ? '' : 's'}, the drain needs ${evict.length}`,
         message: `Evicting ${evict.map((p) => p.metadata.name).join(', ')} would violate the budget (selector ${selectorText(sel)}, ${pdb.spec?.minAvailable !== undefined ? `minAvailable ${pdb.spec.minAvailable}` : `maxUnavailable ${pdb.spec?.maxUnavailable}`}, disruptionsAllowed ${a.allowed}${a.computed ? ' computed from its spec and the pods it selects: its status is not in the snapshot' : ''}): kubectl drain retries "Cannot evict pod as it would violate the pod's disruption budget" until its timeout.`,
         objects: [{ kind: 'PodDisruptionBudget', apiVersion: 'policy/v1', namespace: pdb.metadata.namespace, name: pdb.metadata.name }],
         why: 'A budget that allows no disruption protects the pods from every voluntary eviction — the drain of a node included.',

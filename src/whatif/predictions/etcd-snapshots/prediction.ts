@@ -10,14 +10,12 @@ export default definePrediction({
   title: "the only etcd snapshots are on the servers being removed' disks",
   contract: 'state',
   needs: [
-    input(
-      R.etcdSnapshotFiles,
-      'evidence',
-      'where the etcd snapshots are kept',
-      (c) =>
+    input(R.etcdSnapshotFiles, 'evidence', 'where the etcd snapshots are kept', {
+      relevant: (c) =>
         (c.distribution === 'K3s' || c.distribution === 'RKE2') &&
         c.snap.of(R.nodes).some((n) => c.down.has(n.metadata.name) && n.metadata.labels?.['node-role.kubernetes.io/etcd'] === 'true'),
-    ),
+      fields: ['spec.location', 'spec.nodeName', 'status.readyToUse'],
+    }),
   ],
   applies: (h) => h.remove,
   docs: {

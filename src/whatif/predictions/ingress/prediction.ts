@@ -13,10 +13,14 @@ export default definePrediction({
   code: 'ARCH-WI06',
   title: 'an ingress or load-balancer Service has no ready backend left',
   contract: 'interfaces',
+  reads: [
+    { ...R.deployments, fields: ['spec.replicas'] },
+    { ...R.endpoints, fields: ['subsets[].addresses[].nodeName', 'subsets[].addresses[].targetRef'] },
+  ],
   needs: [
-    input(R.services, 'subject', 'which Services take traffic from outside'),
-    input(R.endpointslices, 'evidence', "where a Service's ready backends run", undefined, R.endpoints),
-    input(R.pods, 'context', 'the node of a backend whose endpoint does not name it'),
+    input(R.services, 'subject', 'which Services take traffic from outside', { fields: ['spec.type'] }),
+    input(R.endpointslices, 'evidence', "where a Service's ready backends run", { or: R.endpoints, fields: [] }),
+    input(R.pods, 'context', 'the node of a backend whose endpoint does not name it', { fields: ['spec.nodeName', 'status.phase'] }),
   ],
   docs: {
     what: 'A Service of type LoadBalancer, or one named for an ingress or gateway (traefik, ingress-nginx, istio gateways, envoy, kong, haproxy, contour), whose every ready endpoint runs on the nodes going down: traffic from outside stops until its pods run elsewhere.',

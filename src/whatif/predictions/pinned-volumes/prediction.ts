@@ -10,9 +10,17 @@ export default definePrediction({
   title: 'a pod is pinned to a volume on those nodes (local-path, local, hostPath): it cannot move, its data stays there',
   contract: 'interfaces',
   needs: [
-    input(R.pods, 'subject', 'which pods there have claims'),
-    input(R.persistentvolumeclaims, 'evidence', "which volume a pod's claim is bound to", (c) => c.claimsThere),
-    input(R.persistentvolumes, 'evidence', 'which node a volume can be mounted on', (c) => c.claimsThere),
+    input(R.pods, 'subject', 'which pods there have claims', {
+      fields: ['metadata.annotations["kubernetes.io/config.mirror"]', 'spec.nodeName', 'spec.volumes[].persistentVolumeClaim.claimName'],
+    }),
+    input(R.persistentvolumeclaims, 'evidence', "which volume a pod's claim is bound to", {
+      relevant: (c) => c.claimsThere,
+      fields: ['spec.volumeName'],
+    }),
+    input(R.persistentvolumes, 'evidence', 'which node a volume can be mounted on', {
+      relevant: (c) => c.claimsThere,
+      fields: ['spec.nodeAffinity', 'spec.storageClassName'],
+    }),
   ],
   docs: {
     what: 'A pod on the nodes going down whose PersistentVolumeClaim is bound to a PersistentVolume whose nodeAffinity allows exactly one of those nodes (kubernetes.io/hostname In [node], as local-path and local volumes are written) cannot be scheduled elsewhere: its replacement stays Pending with "volume node affinity conflict" until the node is back — and with --remove, the data goes with the node.',

@@ -3,17 +3,31 @@
 import { R } from '../../../resources.js';
 import { running } from '../../cluster.js';
 import { count, definePrediction, input, refText, type Prediction } from '../../types.js';
+import { command, inNamespace } from '../../../lib/shell.js';
 
 export default definePrediction({
   id: 'workloads-down',
   code: 'ARCH-WI01',
   title: 'a workload (any controller) has no ready pod left: it is down until its pods run elsewhere',
   contract: 'workloads',
+  reads: [
+    { ...R.leases, fields: ['spec.renewTime'] },
+    { ...R.persistentvolumeclaims, fields: ['spec.volumeName'] },
+    { ...R.persistentvolumes, fields: ['spec.nodeAffinity'] },
+  ],
   needs: [
-    input(R.pods, 'subject', 'which workloads run there'),
-    input(R.replicasets, 'context', "which Deployment or Rollout a ReplicaSet's pods belong to (else read from its name)"),
-    input(R.deployments, 'context', 'how many replicas a Deployment wants'),
-    input(R.statefulsets, 'context', 'how many replicas a StatefulSet wants'),
+    input(R.pods, 'subject', 'which workloads run there', {
+      fields: [
+        'metadata.annotations["kubernetes.io/config.mirror"]',
+        'spec.nodeName',
+        'spec.volumes[].persistentVolumeClaim.claimName',
+        'status.conditions',
+        'status.phase',
+      ],
+    }),
+    input(R.replicasets, 'context', "which Deployment or Rollout a ReplicaSet's pods belong to (else read from its name)", { fields: [] }),
+    input(R.deployments, 'context', 'how many replicas a Deployment wants', { fields: ['spec.replicas'] }),
+    input(R.statefulsets, 'context', 'how many replicas a StatefulSet wants', { fields: ['spec.replicas'] }),
   ],
   docs: {
     what: 'Pods are grouped by their top controller (ownerReferences marked controller, followed through every visible owner: Pod → ReplicaSet → Deployment or Rollout; a pod owned by any other kind is grouped by that kind). A workload whose every ready pod runs on the nodes going down is predicted down: an error when it has (or wants) more than one replica — it was meant to survive a node — a warning for a single replica.',
@@ -51,7 +65,10 @@ export default definePrediction({
             : many
               ? `spread them: a topologySpreadConstraint (topologyKey kubernetes.io/hostname) or pod anti-affinity on ${refText(w.ref)}, then let them reschedule before the maintenance`
               : ['Deployment', 'StatefulSet', 'ReplicaSet'].includes(w.ref.kind)
-                ? `if it must stay up: kubectl -n ${w.ref.namespace} scale ${w.ref.kind.toLowerCase()} ${w.ref.name} --replicas 2, with anti-affinity`
+                ? command(['kubectl', ...inNamespace(w.ref.namespace), 'scale', w.ref.kind.toLowerCase(), w.ref.name, '--replicas', '2'], {
+                    say: 'if it must stay up',
+                    note: 'with anti-affinity',
+                  })
                 : `if it must stay up: give ${refText(w.ref)} a second replica (its own replicas or instances setting), with anti-affinity`,
         ],
       });
