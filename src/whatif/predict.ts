@@ -198,7 +198,7 @@ async function predictOnce(
               // a planned reboot of one server of three: the advice is for the window, not for repairing
               fix: [
                 `while ${h.nodes.join(', ')} ${h.nodes.length === 1 ? 'is' : 'are'} down, take no other server down: one more failure loses quorum`,
-                'afterwards, wait until kubectl arch quorum says HEALTHY again before the next server',
+                command(['kubectl', 'arch', 'quorum'], { say: 'afterwards, before the next server, wait until this says HEALTHY again' }),
               ],
             }
           : f.fix
