@@ -261,6 +261,9 @@ const SHAPES: Array<(s: string) => string> = [
   (s) => `--auth=Basic ${Buffer.from(`admin:${s}`).toString('base64')}`,
   (s) =>
     `Job.batch "migrate" is invalid: spec.template: Invalid value: core.PodTemplateSpec{Spec:core.PodSpec{Containers:[]core.Container{core.Container{Name:"m", Args:[]string{"--password=${s}"}, Env:[]core.EnvVar{core.EnvVar{Name:"DB_PASSWORD", Value:"${s}", ValueFrom:(*core.EnvVarSource)(nil)}}}}}}: field is immutable`,
+  // the same rejection as a v1.36 API server writes it (a Go struct as JSON with its Go names), from e2e/secrets.e2e.test.ts
+  (s) =>
+    `Job.batch "migrate" is invalid: spec.template: Invalid value: {"labels":{"job-name":"migrate"},"Spec":{"Volumes":null,"Containers":[{"Name":"m","Image":"migrate:2","Command":["sh","-c","mysql -p${s}"],"Args":["--pw", "${s}"],"Env":[{"Name":"DB_PASSWORD","Value":"${s}","ValueFrom":null}]}]}}: field is immutable`,
   (s) => `-----BEGIN RSA PRIVATE KEY-----\nMIIE${s}\n-----END RSA PRIVATE KEY-----`,
   (s) => `eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ${s}.c2lnbmF0dXJl`,
   (s) => `K10${'ab12'.repeat(8)}::server:${s}`,

@@ -29,8 +29,9 @@ const QUERY = new RegExp(`([?&;]${NAME}=)[^&#\\s"'<>]+`, 'gi');
 const DSN = /([\w.-]+:)[^@\s/:"']+(@(?:tcp|unix|udp)\()/g;
 const GO_VALUE = /(\bValue:\s*)"(?:[^"\\]|\\.)*"/g;
 const GO_STRINGS = /(\b(?:Args|Command):\s*\[\]string\{)([^}]*)\}/g;
-const JSON_VALUE = /("value"\s*:\s*)"(?:[^"\\]|\\.)*"/g;
-const JSON_STRINGS = /("(?:args|command)"\s*:\s*\[)([^\]]*)\]/g;
+// any case: the API server of v1.3x dumps a Go struct as JSON with its Go names ("Value", "Args")
+const JSON_VALUE = /("value"\s*:\s*)"(?:[^"\\]|\\.)*"/gi;
+const JSON_STRINGS = /("(?:args|command)"\s*:\s*\[)([^\]]*)\]/gi;
 const QUOTED = /"(?:[^"\\]|\\.)*"/g;
 /** `key=value`, `key: value`, `"key": "value"`, `key='value'` with a secret's key; the value quoted or up to a
  *  separator. A value that is a reference (a Secret's name: `passwordSecretRef: x`) is a name, not masked: the key
