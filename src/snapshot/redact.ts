@@ -19,53 +19,113 @@ export const MASK = '********';
 const SECRET =
   '(?:password|passwd|passphrase|pwd|secret|token|credentials?|api[-_]?key|access[-_]?key|secret[-_]?key|private[-_]?key|client[-_]?secret|auth[-_]?key|join[-_]?key|account[-_]?key|storage[-_]?key|shared[-_]?key|signing[-_]?key|encryption[-_]?key|master[-_]?key|ssh[-_]?key|db[-_]?pass|pass(?=\\b|[-_]))';
 const NAME = `[\\w.-]*${SECRET}[\\w.-]*`;
+/** A whole word that holds a secret's word, matched without backtracking into it (the lookahead-and-backreference
+ *  form of an atomic group): `[\w.-]*secret[\w.-]*` followed by anything else takes time quadratic in a long word
+ *  ("passwordpassword…" of 8 MB did not finish), this takes linear time. Its text is the group named `g`. */
+const NAME_WORD = (g: string): string => `(?=[\\w.-]*${SECRET})(?=(?<${g}>[\\w.-]+))\\k<${g}>`;
 
 const PEM = /-----BEGIN ([A-Z0-9 ]*(?:PRIVATE KEY|ENCRYPTED[A-Z0-9 ]*))-----[\s\S]*?(?:-----END \1-----|$)/g;
 const JWT = /\beyJ[\w-]{4,}\.eyJ[\w-]{4,}\.[\w-]*/g;
 const K3S_TOKEN = /\bK10[0-9a-f]{16,}::[^:\s"',;]+:[^\s"',;]+/g;
 const AUTHORIZATION = /\b(Bearer|Basic)(\s+)[A-Za-z0-9._~+/=-]{8,}/g;
-const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s@"'<>]+@/gi;
-const QUERY = new RegExp(`([?&;]${NAME}=)[^&#\\s"'<>]+`, 'gi');
-const DSN = /([\w.-]+:)[^@\s/:"']+(@(?:tcp|unix|udp)\()/g;
+const SCHEME = /\b[a-z][a-z0-9+.-]*:\/\//gi;
+const URL_STOP = /[\s"'<>]/g;
+const QUERY = new RegExp(`([?&;]${NAME_WORD('q')}=)[^&#\\s"'<>]+`, 'gi');
+// a user name starts a word (no match is tried inside one: linear time on a long word)
+const DSN = /((?<![\w.-])(?=(?<u>[\w.-]+))\k<u>:)[^@\s/:"']+(@(?:tcp|unix|udp)\()/g;
 const GO_VALUE = /(\bValue:\s*)"(?:[^"\\]|\\.)*"/g;
-const GO_STRINGS = /(\b(?:Args|Command):\s*\[\]string\{)([^}]*)\}/g;
+const GO_STRINGS = /\b(?:Args|Command):\s*\[\]string\{/g;
 // any case: the API server of v1.3x dumps a Go struct as JSON with its Go names ("Value", "Args")
 const JSON_VALUE = /("value"\s*:\s*)"(?:[^"\\]|\\.)*"/gi;
-const JSON_STRINGS = /("(?:args|command)"\s*:\s*\[)([^\]]*)\]/gi;
-const QUOTED = /"(?:[^"\\]|\\.)*"/g;
+const JSON_STRINGS = /"(?:args|command)"\s*:\s*\[/gi;
+/** A string in a list, or its start when the text ends inside it. */
+const LIST_STRING = /"(?:[^"\\]|\\.)*(?:"|$)/g;
 /** `key=value`, `key: value`, `"key": "value"`, `key='value'` with a secret's key; the value quoted or up to a
  *  separator. A value that is a reference (a Secret's name: `passwordSecretRef: x`) is a name, not masked: the key
  *  ending in Ref, Name, File or Path says so. */
 const ASSIGNMENT = new RegExp(
-  `((?:^|[\\s,;{(\\[&?"'])-{0,2}(${NAME})["']?\\s*(?:=|:(?!//))\\s*)("(?:[^"\\\\]|\\\\.)*"|'[^']*'|[^\\s,;&"'}\\])]+)`,
+  `((?:^|[\\s,;{(\\[&?"'])-{0,2}(${NAME_WORD('a')})["']?\\s*(?:=|:(?!//))\\s*)("(?:[^"\\\\]|\\\\.)*"|'[^']*'|[^\\s,;&"'}\\])]+)`,
   'gi',
 );
 const REFERENCE = /(Ref|Refs|Name|Names|File|Path|Dir|Kind|Type|Hash)$|[-_](ref|name|file|path|dir|kind|type)$/;
-const FLAG_VALUE = new RegExp(`((?:^|\\s)--?${NAME})(\\s+)(?!-)([^\\s"',;]+)`, 'gi');
+const FLAG_VALUE = new RegExp(`((?:^|\\s)--?${NAME_WORD('f')})(\\s+)(?!-)([^\\s"',;]+)`, 'gi');
 const MYSQL_P = /(\bmysql(?:dump|admin)?\b[^;|&\n]*?\s-p)(?!\s)([^\s;|&"']+)/g;
 const CURL_USER = /((?:^|\s)(?:-u|--user)\s+[^\s:]+:)([^\s;|&"']+)/g;
+
+/** Every quoted string of the lists `open` starts, up to their `close` outside a string (or the end of the text:
+ *  a list cut short is masked to the end). One pass: a list's scan never starts again inside another's, so a text
+ *  of many unclosed lists takes linear time (a regular expression per list took quadratic). */
+function maskLists(s: string, open: RegExp, close: string): string {
+  let out = '';
+  let last = 0;
+  open.lastIndex = 0;
+  for (let m = open.exec(s); m; m = open.exec(s)) {
+    const start = m.index + m[0].length;
+    let i = start;
+    let inString = false;
+    for (; i < s.length; i++) {
+      const c = s[i];
+      if (inString) {
+        if (c === '\\') i++;
+        else if (c === '"') inString = false;
+      } else if (c === '"') inString = true;
+      else if (c === close) break;
+    }
+    out += s.slice(last, start) + s.slice(start, Math.min(i, s.length)).replace(LIST_STRING, `"${MASK}"`);
+    last = Math.min(i, s.length);
+    open.lastIndex = Math.max(last, open.lastIndex);
+  }
+  return out + s.slice(last);
+}
+
+/** `scheme://user:password@host` with what stands before the @ masked: the first @ after the scheme, before a space,
+ *  quote or angle bracket. Where the next @ and the next stop are is remembered across schemes, so many schemes and
+ *  no @ ("http://http://…") take linear time, not a scan to the end from each. */
+function maskUserinfo(s: string): string {
+  let out = '';
+  let last = 0;
+  let at = -1;
+  let stop = -1;
+  SCHEME.lastIndex = 0;
+  for (let m = SCHEME.exec(s); m; m = SCHEME.exec(s)) {
+    const from = m.index + m[0].length;
+    if (at < from) {
+      const i = s.indexOf('@', from);
+      at = i < 0 ? Number.MAX_SAFE_INTEGER : i;
+    }
+    if (stop < from) {
+      URL_STOP.lastIndex = from;
+      stop = URL_STOP.exec(s)?.index ?? s.length;
+    }
+    if (at > from && at < stop) {
+      out += `${s.slice(last, from)}${MASK}@`;
+      last = at + 1;
+      SCHEME.lastIndex = at + 1;
+    }
+  }
+  return out + s.slice(last);
+}
 
 /** Free text with every credential in it masked. */
 export function redactText(s: string): string {
   if (s.length < 6) return s;
-  return s
+  let t = maskUserinfo(s)
     .replace(PEM, (_m, type: string) => `-----BEGIN ${type}-----${MASK}-----END ${type}-----`)
     .replace(JWT, MASK)
     .replace(K3S_TOKEN, MASK)
     .replace(AUTHORIZATION, `$1$2${MASK}`)
-    .replace(URL_USERINFO, `$1${MASK}@`)
     .replace(QUERY, `$1${MASK}`)
-    .replace(DSN, `$1${MASK}$2`)
+    .replace(DSN, `$1${MASK}$3`)
     .replace(GO_VALUE, `$1"${MASK}"`)
-    .replace(GO_STRINGS, (_m, head: string, body: string) => `${head}${body.replace(QUOTED, `"${MASK}"`)}}`)
-    .replace(JSON_VALUE, `$1"${MASK}"`)
-    .replace(JSON_STRINGS, (_m, head: string, body: string) => `${head}${body.replace(QUOTED, `"${MASK}"`)}]`)
-    .replace(ASSIGNMENT, (m, head: string, key: string, value: string) => {
+    .replace(JSON_VALUE, `$1"${MASK}"`);
+  t = maskLists(maskLists(t, GO_STRINGS, '}'), JSON_STRINGS, ']');
+  return t
+    .replace(ASSIGNMENT, (m, head: string, key: string, _word: string, value: string) => {
       if (REFERENCE.test(key) || value === MASK || value === `"${MASK}"`) return m;
       const q = value[0] === '"' || value[0] === "'" ? value[0] : '';
       return `${head}${q}${MASK}${q}`;
     })
-    .replace(FLAG_VALUE, (m, flag: string, sp: string, value: string) =>
+    .replace(FLAG_VALUE, (m, flag: string, _word: string, sp: string, value: string) =>
       REFERENCE.test(flag) || value === MASK ? m : `${flag}${sp}${MASK}`,
     )
     .replace(MYSQL_P, `$1${MASK}`)
