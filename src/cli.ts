@@ -1,5 +1,6 @@
 // Entry point. Keep imports here light: commands and the Kubernetes client load on demand, so
 // `version` and `--help` start fast.
+import { resetRunGuard, runReached } from './lib/memory.js';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { EXIT, InputError, UserError } from './errors.js';
@@ -64,6 +65,12 @@ const OPTIONS: Record<string, (cmd: string) => Options> = {
         ? 'Time limit for each tool call'
         : 'Time limit for the whole run; what is not fetched by then is reported as not visible',
     default: '30s',
+    group: 'Cluster:',
+  }),
+  'max-memory': () => ({
+    type: 'string',
+    describe:
+      "Memory the run may use, e.g. 400Mi (default: the container's limit); near it, the run stops fetching and reports what it could not judge (exit 3)",
     group: 'Cluster:',
   }),
   snapshot: () => ({
@@ -227,6 +234,7 @@ function fail(e: unknown, verbose: boolean): number {
 
 export async function main(argv = hideBin(process.argv)): Promise<number> {
   installProcessHandlers();
+  resetRunGuard();
   // krew installs the binary as kubectl-arch, but users type `kubectl arch`: usage always says so
   const prog = 'kubectl arch';
   const verbose = argv.includes('-v') || argv.includes('--verbose');
@@ -239,6 +247,13 @@ export async function main(argv = hideBin(process.argv)): Promise<number> {
         code = await fn(a as never);
       } catch (e) {
         code = fail(e, verbose);
+      }
+      // near the memory limit the run stopped fetching: its report names what was not judged, the code says so
+      // (3, like a cluster that did not answer; whatever failed after that failed for want of what was not fetched)
+      const reached = runReached();
+      if (reached) {
+        process.stderr.write(`warning: ${reached}: what was not fetched is reported as not visible\n`);
+        code = Math.max(code, EXIT.UNREACHABLE);
       }
     };
   let parser = yargs(argv)

@@ -75,6 +75,7 @@ const FLAGS: Flag[] = [
   { name: 'all-namespaces', alias: 'A', desc: 'All namespaces (the default)' },
   { name: 'request-timeout', desc: 'Timeout per request, e.g. 30s', value: 'none' },
   { name: 'deadline', desc: 'Time limit for the whole run', value: 'none' },
+  { name: 'max-memory', desc: 'Memory the run may use, e.g. 400Mi', value: 'none' },
   { name: 'snapshot', desc: 'Work offline on a snapshot FILE or DIR, or an embedded example', value: 'snapshot' },
   { name: 'output', alias: 'o', desc: 'Output format', value: 'outputs' },
   { name: 'fail-on', desc: 'Exit 1 when a finding is at least this severe', value: ['none', 'warning', 'error'] },
@@ -116,7 +117,18 @@ export interface Takes {
   refused?: readonly string[];
 }
 
-const CLUSTER = ['kubeconfig', 'context', 'cluster', 'user', 'namespace', 'all-namespaces', 'request-timeout', 'deadline', 'snapshot'];
+const CLUSTER = [
+  'kubeconfig',
+  'context',
+  'cluster',
+  'user',
+  'namespace',
+  'all-namespaces',
+  'request-timeout',
+  'deadline',
+  'max-memory',
+  'snapshot',
+];
 const FLEET = ['contexts', 'all-contexts', 'parallel', 'config', 'baseline'];
 const TEXT = ['table', 'json', 'yaml'] as const;
 const MACHINE = ['sarif', 'junit', 'prometheus', 'policyreport', 'openreports'] as const;

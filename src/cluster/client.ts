@@ -5,6 +5,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { ClusterError } from '../errors.js';
 import type { Deadline } from '../lib/deadline.js';
+import type { MemoryGuard } from '../lib/memory.js';
 import { stopwatch } from '../lib/time.js';
 
 export const METADATA_ACCEPT = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
@@ -44,6 +45,8 @@ export interface ClientOptions {
   maxPages: number;
   /** The run's overall time limit: no request outlives it. */
   deadline?: Deadline;
+  /** Near the memory limit no request is sent: what is not fetched by then is not visible (#48). */
+  memory?: MemoryGuard;
   /** Stops the run (an MCP call cancelled): requests in flight are destroyed, no new one is sent. */
   signal?: AbortSignal;
   /** Upper bound on one response body; a list page larger than this is asked again in smaller pages. */
@@ -426,6 +429,9 @@ export class ApiClient {
       if (opts.fieldSelector) q.set('fieldSelector', opts.fieldSelector);
       if (cont) q.set('continue', cont);
       let page: { items?: Array<Record<string, unknown>>; metadata?: { continue?: string } };
+      // before every page: a list cut short is not visible, never partial (the server's version and readiness,
+      // small, are always asked, so the report can still be made)
+      if (this.opts.memory?.near()) throw new ApiTransportError(`not fetched: ${this.opts.memory.text()}`, basePath, 'MEMORY');
       try {
         page = await this.getJSON(`${basePath}?${q.toString()}`, accept, opts.signal);
       } catch (e) {

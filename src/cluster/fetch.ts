@@ -74,7 +74,8 @@ export function unavailableReason(e: unknown, n: Need): { status?: number; reaso
     }
     return { status: e.status, reason: `${e.status} listing ${what}: ${e.serverMessage}` };
   }
-  if (e instanceof ApiTransportError && e.code === 'DEADLINE') return { reason: `${what} ${e.message.replace(/^GET \S+ /, '')}` };
+  if (e instanceof ApiTransportError && (e.code === 'DEADLINE' || e.code === 'MEMORY'))
+    return { reason: `${what} ${e.message.replace(/^GET \S+ /, '')}` };
   return { reason: `could not list ${what}: ${(e as Error).message}` };
 }
 

@@ -6,6 +6,7 @@ import { wantColor, makeStyle, type Style } from '../render/style.js';
 import { termSafe } from '../lib/safe.js';
 import type { NodeGet } from '../checks/types.js';
 import type { Deadline } from '../lib/deadline.js';
+import { parseBytes, runGuard, type MemoryGuard } from '../lib/memory.js';
 import type { NamedRef, Snapshot } from '../snapshot/snapshot.js';
 import type { Output } from '../render/formats/model.js';
 
@@ -40,11 +41,17 @@ export interface GlobalArgs {
   hooks?: RunHooks;
   /** Set by the multi-context runner (not a flag): the run's one --deadline, shared by its contexts. */
   runDeadline?: Deadline;
+  /** The memory a run may use before it stops taking in more (e.g. 400Mi); default: the container's limit. */
+  'max-memory'?: string;
+  /** Set by the multi-context runner (not a flag): the run's one memory guard. */
+  runMemory?: MemoryGuard;
 }
 
 export interface RunHooks {
   progress?: (what: string) => void;
   signal?: AbortSignal;
+  /** An MCP call's own memory guard (the server lives on after a call that came near the limit). */
+  memory?: MemoryGuard;
 }
 
 /** kubectl-style duration: "30", "30s", "1m", "500ms", "0" (no limit). flag names the option in errors. */
@@ -112,12 +119,23 @@ export async function runDeadline(args: GlobalArgs): Promise<Deadline> {
   return new Deadline(parseDuration(args.deadline, DEFAULT_DEADLINE_MS, '--deadline'));
 }
 
+/** The run's memory guard: --max-memory, else the container's limit (a usage error before any request). */
+export function runMemory(args: GlobalArgs): MemoryGuard {
+  const own = args.runMemory ?? args.hooks?.memory;
+  if (own) return own;
+  const max = args['max-memory'];
+  if (max !== undefined && parseBytes(String(max)) === undefined)
+    throw new InputError(`invalid --max-memory "${String(max)}" (use e.g. 400Mi, 1Gi, or bytes)`);
+  return runGuard(max === undefined ? undefined : String(max));
+}
+
 export async function acquire(
   args: GlobalArgs,
   needs: Need[],
   extra: { allTypes?: boolean; nodeGets?: NodeGet[]; named?: { refs: NamedRef[]; defaultNamespace: string } } = {},
 ): Promise<Acquired> {
   const namespace = scopeNamespace(args);
+  const memory = runMemory(args);
   if (args.snapshot) {
     const { loadSnapshot } = await import('../snapshot/load.js');
     const snap = loadSnapshot(args.snapshot, needs);
@@ -144,7 +162,7 @@ export async function acquire(
   // several contexts at once: each request line says which context it belongs to
   const prefix = args.fleetMember !== undefined ? `[${termSafe(args.fleetMember)}] ` : '';
   const log = args.verbose ? (l: string) => process.stderr.write(`${prefix}${l}\n`) : undefined;
-  const client = await connect(cfg, { ...DEFAULT_CLIENT_OPTIONS, timeoutMs, deadline, log, signal: args.hooks?.signal });
+  const client = await connect(cfg, { ...DEFAULT_CLIENT_OPTIONS, timeoutMs, deadline, memory, log, signal: args.hooks?.signal });
   const sp = await spinner(args);
   const report = args.hooks?.progress;
   try {

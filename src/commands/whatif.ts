@@ -13,7 +13,7 @@ import { severityIf, verdictOf, whatIf } from '../whatif/predict.js';
 import { baselineFor, markAgainst, readReport } from './baseline.js';
 import { fingerprintOf } from '../model.js';
 import { VERSION } from '../version.js';
-import { acquire, runDeadline, stdoutStyle, type GlobalArgs } from './common.js';
+import { acquire, runDeadline, runMemory, stdoutStyle, type GlobalArgs } from './common.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import { UNITS } from '../whatif/predictions/registry.js';
 import { collect } from './doctor.js';
@@ -93,6 +93,7 @@ export async function whatIfReport(args: WhatIfArgs): Promise<{
   const r = await whatIf(snap, h, now, CHECKS, {
     failOn: args['fail-on'],
     deadline,
+    memory: runMemory(args),
     signal: args.hooks?.signal,
     progress: args.hooks?.progress,
     keepCluster: args.output === 'html',

@@ -4,6 +4,7 @@
 // progress notifications while it fetches when the client asked for them, and stops when cancelled: its requests
 // are destroyed and no new one is sent. Every failure is the tool's error, with the CLI's message and hint; the
 // server itself keeps serving.
+import { memoryGuard } from '../lib/memory.js';
 import { CHECKS } from '../checks/registry.js';
 import { explainText } from '../checks/docs.js';
 import type { RunHooks } from '../commands/common.js';
@@ -88,7 +89,7 @@ function progressOf(extra: Extra): { hook?: (what: string) => void; stop(): void
 function handler(spec: ToolSpec, settings: ServerSettings) {
   return async (input: unknown, extra: Extra) => {
     const progress = progressOf(extra);
-    const hooks: RunHooks = { signal: extra.signal, progress: progress.hook };
+    const hooks: RunHooks = { signal: extra.signal, progress: progress.hook, memory: memoryGuard() };
     let onAbort: (() => void) | undefined;
     const cancelled = new Promise<never>((_, reject) => {
       onAbort = () => reject(new Cancelled());

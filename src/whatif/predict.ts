@@ -9,6 +9,7 @@ import type { Check } from '../checks/types.js';
 import { quorumView } from '../etcd/quorum.js';
 import { detectDistribution } from '../fingerprint.js';
 import type { Deadline } from '../lib/deadline.js';
+import type { MemoryGuard } from '../lib/memory.js';
 import { faultKey, gkKey, SEVERITY_RANK, type CheckResult, type Finding, type Severity } from '../model.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import { Cluster } from './cluster.js';
@@ -35,6 +36,8 @@ export interface WhatIfOptions {
   failOn?: FailOn;
   /** The run's time limit: what is not judged by then is said so. */
   deadline?: Deadline;
+  /** Near the memory limit the predictions not yet made are not judged (#48). */
+  memory?: MemoryGuard;
   /** Cancellation (an MCP call cancelled): stops at the next step. */
   signal?: AbortSignal;
   /** Called between steps; resolves when the caller may go on (default: the next turn of the event loop). */
@@ -74,6 +77,14 @@ export interface WhatIfResult {
   asItWouldBe: { snapshot: Snapshot; results: CheckResult[] } | null;
 }
 
+/** Why the work stopped: a cancellation, the memory limit, or the deadline. */
+const cutWhy = (opts: WhatIfOptions, deadlineVerb: string): string =>
+  opts.signal?.aborted
+    ? 'cancelled'
+    : opts.memory?.reached
+      ? opts.memory.text()
+      : `the deadline (${opts.deadline?.text()}) ${deadlineVerb}`;
+
 /** The deadline or a cancellation came before the work was done. */
 class Cut extends Error {}
 
@@ -102,7 +113,7 @@ function stepper(opts: WhatIfOptions): Step {
   return {
     pause: async () => {
       await wait();
-      if (opts.signal?.aborted || opts.deadline?.passed()) throw new Cut();
+      if (opts.signal?.aborted || opts.deadline?.passed() || opts.memory?.near()) throw new Cut();
     },
   };
 }
@@ -277,7 +288,7 @@ export async function whatIf(snap: Snapshot, h: Hypothesis, now: Date, checks: C
     joint = await once(h, base, Boolean(opts.keepCluster));
   } catch (e) {
     if (!(e instanceof Cut)) throw e;
-    const why = opts.signal?.aborted ? 'cancelled' : `the deadline (${opts.deadline?.text()}) passed`;
+    const why = cutWhy(opts, 'passed');
     const notJudged = [{ contract: 'workloads' as const, what: `${why} before the prediction was made`, by: 'what-if' }];
     return {
       hypothesis: h,
@@ -305,7 +316,7 @@ export async function whatIf(snap: Snapshot, h: Hypothesis, now: Date, checks: C
         each.push({
           node,
           worst: null,
-          notJudged: opts.signal?.aborted ? 'cancelled' : `the deadline (${opts.deadline?.text()}) came first`,
+          notJudged: cutWhy(opts, 'came first'),
         });
       }
     }
