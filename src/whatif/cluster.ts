@@ -6,6 +6,7 @@ import type { Check } from '../checks/types.js';
 import { APISERVER_LEASE_FRESH_MS } from '../etcd/quorum.js';
 import { detectDistribution, type Distribution } from '../fingerprint.js';
 import { isReady } from '../lib/k8s.js';
+import { HOSTNAME, nodeNamer, volumeNodes } from '../lib/nodes.js';
 import { gkKey, groupOf, type KObject, type ObjectRef } from '../model.js';
 import { R } from '../resources.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
@@ -50,7 +51,10 @@ export interface Pinned {
   claim: string;
   pv: KObject;
   pvc?: KObject;
-  node: string;
+  /** The nodes going down that can mount it (by its nodeAffinity against their labels). */
+  nodes: string[];
+  /** Nodes left that could mount it too, but take no pod now (not Ready, cordoned). */
+  idle: string[];
 }
 
 type Owner = { apiVersion?: string; kind?: string; name?: string; controller?: boolean };
@@ -205,7 +209,9 @@ export class Cluster {
     );
   }
 
-  /** Pods there whose claim is bound to a volume only a node going down can mount (local-path, local, hostPath). */
+  /** Pods there whose claim is bound to a volume only nodes going down can mount (local-path, local, hostPath, a
+   *  zone whose nodes all go): its nodeAffinity matched against every node's labels, as the scheduler and the kubelet
+   *  match it. With the nodes not visible, a volume that names a node going down by host name is the guess. */
   get pinned(): Map<string, Pinned> {
     return this.once('pinned', () => {
       const pvcs = this.shared(
@@ -213,6 +219,8 @@ export class Cluster {
         () => new Map(this.snap.of(R.persistentvolumeclaims).map((c) => [`${c.metadata.namespace}/${c.metadata.name}`, c] as const)),
       );
       const pvs = this.shared('pvs', () => new Map(this.snap.of(R.persistentvolumes).map((p) => [p.metadata.name, p] as const)));
+      const nodes = this.snap.of(R.nodes);
+      const nodesSeen = !this.snap.gap(R.nodes);
       const out = new Map<string, Pinned>();
       for (const p of this.podsThere) {
         if (nodeBound(p)) continue;
@@ -221,9 +229,24 @@ export class Cluster {
           if (typeof claim !== 'string') continue;
           const pvc = pvcs.get(`${p.metadata.namespace}/${claim}`);
           const pv = pvc?.spec?.volumeName ? pvs.get(String(pvc.spec.volumeName)) : undefined;
-          const node = pv ? pvNode(pv) : undefined;
-          if (!pv || !node || !this.down.has(node)) continue;
-          out.set(`${p.metadata.namespace}/${p.metadata.name}`, { pod: p, claim, pv, pvc, node });
+          if (!pv) continue;
+          let there: string[];
+          let idle: string[] = [];
+          if (nodesSeen) {
+            const can = volumeNodes(pv, nodes);
+            if (!can) continue;
+            const left = can.filter((n) => !this.down.has(n.metadata.name));
+            if (left.some((n) => isReady(n) && !n.spec?.unschedulable)) continue;
+            there = can.filter((n) => this.down.has(n.metadata.name)).map((n) => n.metadata.name);
+            idle = left.map((n) => n.metadata.name);
+            // it matches no node at all: the node it runs on no longer carries the labels it was placed by
+            if (!there.length) there = [String(p.spec?.nodeName)];
+          } else {
+            const named = pvNodeByName(pv);
+            if (!named || !this.down.has(named)) continue;
+            there = [named];
+          }
+          out.set(`${p.metadata.namespace}/${p.metadata.name}`, { pod: p, claim, pv, pvc, nodes: there, idle });
           break;
         }
       }
@@ -254,11 +277,14 @@ export class Cluster {
         if (p.metadata.namespace === 'kube-system' && p.metadata.labels?.component === 'kube-apiserver' && p.spec?.nodeName)
           add(String(p.spec.nodeName), running(p), `pod ${p.metadata.name} ${running(p) ? 'Ready' : 'not Ready'}`);
       const now = this.now.getTime();
+      // an identity lease names its server's host name, which is not always its node's name
+      const nodeOf = nodeNamer(this.snap.of(R.nodes));
       for (const l of this.snap.of(R.leases)) {
         if (l.metadata.namespace !== 'kube-system' || l.metadata.labels?.['apiserver.kubernetes.io/identity'] !== 'kube-apiserver')
           continue;
-        const node = l.metadata.labels?.['kubernetes.io/hostname'];
-        if (!node) continue;
+        const host = l.metadata.labels?.[HOSTNAME];
+        if (!host) continue;
+        const node = nodeOf(host);
         const t = Date.parse(String(l.spec?.renewTime ?? ''));
         const age = Number.isNaN(t) ? undefined : Math.round((now - t) / 1000);
         const fresh = age !== undefined && age * 1000 <= APISERVER_LEASE_FRESH_MS;
@@ -278,15 +304,12 @@ export class Cluster {
   }
 }
 
-/** The one node a volume's nodeAffinity allows (local-path and local PVs name it by hostname). */
-export function pvNode(pv: KObject): string | undefined {
+/** With the nodes not visible: the one node a volume's nodeAffinity names by host name (local-path and local PVs),
+ *  taken as its node's name. */
+function pvNodeByName(pv: KObject): string | undefined {
   for (const t of arr(pv.spec?.nodeAffinity?.required?.nodeSelectorTerms))
     for (const e of arr(t?.matchExpressions))
-      if (
-        ['kubernetes.io/hostname', 'topology.kubernetes.io/hostname'].includes(e?.key) &&
-        e?.operator === 'In' &&
-        arr(e.values).length === 1
-      )
+      if ([HOSTNAME, 'topology.kubernetes.io/hostname'].includes(e?.key) && e?.operator === 'In' && arr(e.values).length === 1)
         return String(e.values[0]);
   return undefined;
 }

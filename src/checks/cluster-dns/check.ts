@@ -5,6 +5,7 @@
 // pods as ready endpoints; the API server's lease reconciler keeps default/kubernetes to the live servers.
 import { condition, isReady } from '../../lib/k8s.js';
 import { refText, type KObject, type ObjectRef } from '../../model.js';
+import { nodeNamer } from '../../lib/nodes.js';
 import { R } from '../../resources.js';
 import { KUBELET_DNS } from '../immutable-retry-loop/check.js';
 import { defineCheck, finding, type CheckContext, type Draft } from '../types.js';
@@ -259,7 +260,11 @@ function kubernetesServiceFindings(ctx: CheckContext): Array<Draft<Code>> {
           string | undefined,
       ]),
   );
-  const liveIps = live.map((l) => ipOf.get(l.metadata.labels?.['kubernetes.io/hostname'] ?? '')).filter((x): x is string => Boolean(x));
+  // a lease names its server's host name: the node it names may be labelled so rather than named so
+  const nodeOf = nodeNamer(snap.of(R.nodes));
+  const liveIps = live
+    .map((l) => ipOf.get(nodeOf(l.metadata.labels?.['kubernetes.io/hostname'] ?? '')))
+    .filter((x): x is string => Boolean(x));
   if (liveIps.length !== live.length) return []; // a lease we cannot map to an address: no claim
   const ep = snap.of(R.endpoints).find((e) => e.metadata.namespace === 'default' && e.metadata.name === 'kubernetes');
   const slices = snap
