@@ -4,6 +4,12 @@
 // from their Services, their API servers stop renewing their leases, the aggregator marks an APIService whose
 // backends are gone unavailable, and the etcd leader finds their members unhealthy. Every check then runs on it
 // unchanged, so each contract check predicts for free. Pure: a snapshot in, a snapshot out.
+// Endpoints the controllers keep (a Service with a selector) lose the addresses on those nodes as the controllers
+// would drop them; hand-written ones (no selector: an operator's, a webhook served from the host) keep listing them,
+// as in a real cluster — nothing rewrites them — and each such address is written with the node that serves it
+// (resolved by its pod's or the node's IP), so the checks see that the API server would dial a node that is gone.
+import { addressBook, type AddressBook } from '../lib/endpoints.js';
+import { HOSTNAME, nodeNamer } from '../lib/nodes.js';
 import { groupOf, gkKey, type KObject } from '../model.js';
 import { R } from '../resources.js';
 import { arr } from './cluster.js';
@@ -35,36 +41,47 @@ function setCondition(o: KObject, c: Record<string, unknown>): void {
   o.status.conditions = [...list.filter((x) => x?.type !== c.type), c];
 }
 
+/** What the hypothesis looks objects up by, once per snapshot: each pod's node, what serves an endpoint address, the
+ *  node a host name names. */
+interface Lookup {
+  podNode: Map<string, string>;
+  book: AddressBook;
+  nodeOf: (host: string) => string;
+}
+
 /** Which nodes an object touches (a superset: the change itself decides). */
-type Touches = (o: KObject, podNode: Map<string, string>) => string[];
+type Touches = (o: KObject, l: Lookup) => string[];
 const podKey = (ns: string | undefined, name: string | undefined): string => `${ns ?? ''}/${name ?? ''}`;
 const byName: Touches = (o) => [o.metadata.name];
 const podTouches: Touches = (p) => [String(p.spec?.nodeName ?? '')];
-const address = (a: Record<string, any>, podNode: Map<string, string>): string[] => [
+const address = (a: Record<string, any>, l: Lookup): string[] => [
   String(a?.nodeName ?? ''),
-  ...(a?.targetRef?.kind === 'Pod' ? [podNode.get(podKey(a.targetRef.namespace, a.targetRef.name)) ?? ''] : []),
+  ...(a?.targetRef?.kind === 'Pod' ? [l.podNode.get(podKey(a.targetRef.namespace, a.targetRef.name)) ?? ''] : []),
+  l.book.serves({ ip: String(a?.ip ?? ''), nodeName: a?.nodeName, targetRef: a?.targetRef })?.node ?? '',
 ];
-const endpointsTouches: Touches = (e, podNode) =>
-  arr(e.subsets).flatMap((s) => [...arr(s?.addresses), ...arr(s?.notReadyAddresses)].flatMap((a) => address(a, podNode)));
-const sliceTouches: Touches = (e, podNode) => arr(e.endpoints).flatMap((x) => address(x, podNode));
-const leaseTouches: Touches = (l) => [
-  l.metadata.labels?.['kubernetes.io/hostname'] ?? String(l.spec?.holderIdentity ?? '').split('_')[0] ?? '',
-];
+const endpointsTouches: Touches = (e, l) =>
+  arr(e.subsets).flatMap((s) => [...arr(s?.addresses), ...arr(s?.notReadyAddresses)].flatMap((a) => address(a, l)));
+const sliceTouches: Touches = (e, l) =>
+  arr(e.endpoints).flatMap((x) => arr<string>(x?.addresses).flatMap((ip) => address({ ...x, ip }, l)));
+/** The node a lease is about: an identity lease's host name, a leader's holder identity (host_uuid), a node lease's
+ *  holder — by the node that host name names (a node's kubernetes.io/hostname is not always its name). */
+const leaseHost = (l: KObject): string => l.metadata.labels?.[HOSTNAME] ?? String(l.spec?.holderIdentity ?? '').split('_')[0] ?? '';
+const leaseTouches: Touches = (o, l) => [l.nodeOf(leaseHost(o))];
 
 /** A list's objects by the nodes they touch, per list (by identity, with its length: lists only grow) and the way
  *  it is asked. */
 const indexes = new WeakMap<KObject[], Map<Touches, { length: number; idx: Map<string, number[]> }>>();
-function indexOf(items: KObject[], touches: Touches, podNode: Map<string, string>): Map<string, number[]> {
+function indexOf(items: KObject[], touches: Touches, l: Lookup): Map<string, number[]> {
   const byTouch = indexes.get(items) ?? new Map<Touches, { length: number; idx: Map<string, number[]> }>();
   indexes.set(items, byTouch);
   const had = byTouch.get(touches);
   if (had && had.length === items.length) return had.idx;
   const idx = new Map<string, number[]>();
   items.forEach((o, i) => {
-    for (const n of new Set(touches(o, podNode))) {
+    for (const n of new Set(touches(o, l))) {
       if (!n) continue;
-      const l = idx.get(n);
-      if (l) l.push(i);
+      const x = idx.get(n);
+      if (x) x.push(i);
       else idx.set(n, [i]);
     }
   });
@@ -72,16 +89,32 @@ function indexOf(items: KObject[], touches: Touches, podNode: Map<string, string
   return idx;
 }
 
-/** Each pod's node, by namespace/name, once per list of pods (with its length: lists only grow). */
-const podNodes = new WeakMap<KObject[], { length: number; map: Map<string, string> }>();
-function nodeOfPod(snap: Snapshot): Map<string, string> {
+/** The lookups of a snapshot, once per list of pods and nodes (with their lengths: lists only grow). */
+const lookups = new WeakMap<KObject[], { pods: number; nodes: KObject[]; n: number; lookup: Lookup }>();
+function lookupOf(snap: Snapshot): Lookup {
   const pods = snap.of(R.pods);
-  const had = podNodes.get(pods);
-  if (had && had.length === pods.length) return had.map;
-  const map = new Map(pods.map((p) => [podKey(p.metadata.namespace, p.metadata.name), String(p.spec?.nodeName ?? '')] as const));
-  podNodes.set(pods, { length: pods.length, map });
-  return map;
+  const nodes = snap.of(R.nodes);
+  const had = lookups.get(pods);
+  if (had && had.pods === pods.length && had.nodes === nodes && had.n === nodes.length) return had.lookup;
+  const lookup: Lookup = {
+    podNode: new Map(pods.map((p) => [podKey(p.metadata.namespace, p.metadata.name), String(p.spec?.nodeName ?? '')] as const)),
+    book: addressBook(pods, nodes),
+    nodeOf: nodeNamer(nodes),
+  };
+  lookups.set(pods, { pods: pods.length, nodes, n: nodes.length, lookup });
+  return lookup;
 }
+
+/** Endpoints a controller keeps: those of a Service with a selector (the endpoints controller's label says so too);
+ *  with the Services not visible, the controller's own marks. */
+function managedEndpoints(e: KObject, services: Map<string, KObject> | null): boolean {
+  if (e.metadata.labels?.['endpoints.kubernetes.io/managed-by'] === 'endpoint-controller') return true;
+  const svc = services?.get(podKey(e.metadata.namespace, e.metadata.name));
+  if (services) return Boolean(svc?.spec?.selector && Object.keys(svc.spec.selector).length);
+  return Boolean(e.metadata.annotations?.['endpoints.kubernetes.io/last-change-trigger-time']);
+}
+const managedSlice = (e: KObject): boolean =>
+  e.metadata.labels?.['endpointslice.kubernetes.io/managed-by'] === 'endpointslice-controller.k8s.io';
 
 export function hypothesize(snap: Snapshot, h: Hypothesis, now: Date): Snapshot {
   const down = new Set(h.nodes);
@@ -89,9 +122,18 @@ export function hypothesize(snap: Snapshot, h: Hypothesis, now: Date): Snapshot 
   const header = { ...snap.finalHeader(), hypothetical: { nodes: h.nodes, remove: h.remove } };
   const out = new Snapshot(header);
   out.headerless = snap.headerless;
-  // pods that go (their node removed) or stop being ready (their node down), by name, for the endpoints below
-  const onDownNode = (nodeName: unknown, ref?: { kind?: string; namespace?: string; name?: string }): boolean =>
-    down.has(String(nodeName ?? '')) || (ref?.kind === 'Pod' && down.has(podNode.get(podKey(ref.namespace, ref.name)) ?? ''));
+  // what serves an address: its node, its pod's node, or the pod or node whose IP it is — on a node going down?
+  const lookup = lookupOf(snap);
+  const onDown = (a: Record<string, any>): boolean => address(a, lookup).some((n) => n && down.has(n));
+  /** A hand-written address on a node going down, written with that node (as the controllers write theirs). */
+  const stamped = (a: Record<string, any>): Record<string, any> => {
+    if (a?.nodeName || !onDown(a)) return a;
+    const node = lookup.book.serves({ ip: String(a?.ip ?? ''), targetRef: a?.targetRef })?.node;
+    return node ? { ...a, nodeName: node } : a;
+  };
+  const services = snap.gap(R.services)
+    ? null
+    : new Map(snap.of(R.services).map((x) => [podKey(x.metadata.namespace, x.metadata.name), x] as const));
 
   // copy on write: an object the hypothesis changes is copied first; every other one is shared (checks only read)
   const lists = new Map<string, { group: string; kind: string; items: KObject[] }>();
@@ -102,7 +144,6 @@ export function hypothesize(snap: Snapshot, h: Hypothesis, now: Date): Snapshot 
   }
   // only the objects that touch a node going down are looked at: an index per list, built once and shared by every
   // hypothesis on this snapshot (one at a time over 100 nodes does not walk 40,000 pods 100 times)
-  const podNode = nodeOfPod(snap);
   const each = (kind: string, group: string, fn: (o: KObject) => KObject | null, touches?: Touches): void => {
     const l = lists.get(gkKey(group, kind));
     if (!l) return;
@@ -110,7 +151,7 @@ export function hypothesize(snap: Snapshot, h: Hypothesis, now: Date): Snapshot 
       l.items = l.items.map(fn).filter((x): x is KObject => x !== null);
       return;
     }
-    const idx = indexOf(l.items, touches, podNode);
+    const idx = indexOf(l.items, touches, lookup);
     const at = [...new Set(h.nodes.flatMap((n) => idx.get(n) ?? []))];
     if (!at.length) return;
     const items = [...l.items];
@@ -166,15 +207,22 @@ export function hypothesize(snap: Snapshot, h: Hypothesis, now: Date): Snapshot 
     '',
     (e) => {
       const addresses = (x: Record<string, any>): Array<Record<string, any>> => [...arr(x?.addresses), ...arr(x?.notReadyAddresses)];
-      if (!arr(e.subsets).some((x) => addresses(x).some((a) => onDownNode(a?.nodeName, a?.targetRef)))) return e;
+      if (!arr(e.subsets).some((x) => addresses(x).some(onDown))) return e;
       e = clone(e);
+      const managed = managedEndpoints(e, services);
       for (const s of arr(e.subsets)) {
         if (!s || typeof s !== 'object') continue;
+        if (!managed) {
+          // nothing rewrites hand-written Endpoints: the address stays, and the API server still dials it
+          s.addresses = arr(s.addresses).map(stamped);
+          s.notReadyAddresses = arr(s.notReadyAddresses).map(stamped);
+          continue;
+        }
         const addrs: Array<Record<string, any>> = arr(s.addresses);
-        const moved = addrs.filter((a) => onDownNode(a?.nodeName, a?.targetRef));
+        const moved = addrs.filter(onDown);
         s.addresses = addrs.filter((a) => !moved.includes(a));
         if (!h.remove) s.notReadyAddresses = [...arr(s.notReadyAddresses), ...moved];
-        else s.notReadyAddresses = arr(s.notReadyAddresses).filter((a: Record<string, any>) => !onDownNode(a?.nodeName, a?.targetRef));
+        else s.notReadyAddresses = arr(s.notReadyAddresses).filter((a: Record<string, any>) => !onDown(a));
       }
       return e;
     },
@@ -185,11 +233,21 @@ export function hypothesize(snap: Snapshot, h: Hypothesis, now: Date): Snapshot 
     'discovery.k8s.io',
     (e) => {
       const eps: Array<Record<string, any>> = arr(e.endpoints);
-      if (!eps.some((x) => onDownNode(x?.nodeName, x?.targetRef))) return e;
+      const at = (x: Record<string, any>): boolean => arr<string>(x?.addresses).some((ip) => onDown({ ...x, ip }));
+      if (!eps.some(at)) return e;
       e = { ...e };
+      if (!managedSlice(e)) {
+        // mirrored from hand-written Endpoints, or written by another controller: listed as it was
+        e.endpoints = eps.map((x) => {
+          if (!at(x) || x?.nodeName) return x;
+          const node = lookup.book.serves({ ip: String(arr(x?.addresses)[0] ?? ''), targetRef: x?.targetRef })?.node;
+          return node ? { ...x, nodeName: node } : x;
+        });
+        return e;
+      }
       e.endpoints = eps
-        .filter((x) => !(h.remove && onDownNode(x?.nodeName, x?.targetRef)))
-        .map((x) => (onDownNode(x?.nodeName, x?.targetRef) ? { ...x, conditions: { ...x.conditions, ready: false, serving: false } } : x));
+        .filter((x) => !(h.remove && at(x)))
+        .map((x) => (at(x) ? { ...x, conditions: { ...x.conditions, ready: false, serving: false } } : x));
       return e;
     },
     sliceTouches,
@@ -198,8 +256,7 @@ export function hypothesize(snap: Snapshot, h: Hypothesis, now: Date): Snapshot 
     'Lease',
     'coordination.k8s.io',
     (l) => {
-      const host = l.metadata.labels?.['kubernetes.io/hostname'] ?? String(l.spec?.holderIdentity ?? '').split('_')[0];
-      if (!down.has(host ?? '')) return l;
+      if (!down.has(lookup.nodeOf(leaseHost(l)))) return l;
       if (h.remove && l.metadata.labels?.['apiserver.kubernetes.io/identity']) return null;
       l = { ...l };
       l.spec = { ...l.spec, renewTime: iso(t - 2 * 3_600_000) };
@@ -215,29 +272,48 @@ export function hypothesize(snap: Snapshot, h: Hypothesis, now: Date): Snapshot 
     (f) => (h.remove && down.has(f.spec?.nodeName) && !String(f.spec?.location ?? '').startsWith('s3://') ? null : f),
     (f) => [String(f.spec?.nodeName ?? '')],
   );
-  // the aggregator finds an APIService whose Service has no ready endpoint left unavailable
-  const readyBehind = (ns: string, name: string): boolean => {
+  // the aggregator finds an APIService whose Service has no ready endpoint left unavailable (MissingEndpoints), and
+  // one whose ready addresses are all on nodes going down failing its discovery check (it dials them: no answer)
+  const behind = (ns: string, name: string): { ready: Array<Record<string, any>> } | null => {
     const ep = lists.get('Endpoints')?.items.find((e) => e.metadata.namespace === ns && e.metadata.name === name);
-    if (ep) return arr(ep.subsets).some((s: { addresses?: unknown }) => arr(s?.addresses).length > 0);
+    if (ep) return { ready: arr(ep.subsets).flatMap((s: { addresses?: unknown }) => arr(s?.addresses)) };
     const slices = (lists.get('EndpointSlice.discovery.k8s.io')?.items ?? []).filter(
       (e) => e.metadata.namespace === ns && e.metadata.labels?.['kubernetes.io/service-name'] === name,
     );
-    return (
-      !slices.length ||
-      slices.some((s) => arr(s.endpoints).some((x: { conditions?: { ready?: boolean } }) => x?.conditions?.ready !== false))
-    );
+    if (!slices.length) return null;
+    return {
+      ready: slices.flatMap((s) =>
+        arr(s.endpoints)
+          .filter((x: { conditions?: { ready?: boolean } }) => x?.conditions?.ready !== false)
+          .map((x: Record<string, any>) => ({ ...x, ip: arr(x?.addresses)[0] })),
+      ),
+    };
   };
   each('APIService', 'apiregistration.k8s.io', (a) => {
     const svc = a.spec?.service;
-    if (!svc?.name || readyBehind(svc.namespace, svc.name)) return a;
+    const b = svc?.name ? behind(svc.namespace, svc.name) : null;
+    if (!b) return a;
+    const gone = b.ready.filter(onDown);
+    if (b.ready.length && gone.length < b.ready.length) return a;
     a = clone(a);
-    setCondition(a, {
-      type: 'Available',
-      status: 'False',
-      reason: 'MissingEndpoints',
-      message: `endpoints for service/${svc.name} in "${svc.namespace}" have no addresses (what-if)`,
-      lastTransitionTime: iso(t),
-    });
+    setCondition(
+      a,
+      b.ready.length
+        ? {
+            type: 'Available',
+            status: 'False',
+            reason: 'FailedDiscoveryCheck',
+            message: `failing or missing response from ${gone.map((x) => String(x.ip)).join(', ')} (what-if: ${gone.length === 1 ? 'it is served' : 'they are served'} from ${[...new Set(gone.flatMap((x) => address(x, lookup)).filter((n) => down.has(n)))].join(', ')}, going down; the endpoints were written by hand and still list ${gone.length === 1 ? 'it' : 'them'})`,
+            lastTransitionTime: iso(t),
+          }
+        : {
+            type: 'Available',
+            status: 'False',
+            reason: 'MissingEndpoints',
+            message: `endpoints for service/${svc.name} in "${svc.namespace}" have no addresses (what-if)`,
+            lastTransitionTime: iso(t),
+          },
+    );
     return a;
   });
 

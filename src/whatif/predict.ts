@@ -12,6 +12,7 @@ import type { Deadline } from '../lib/deadline.js';
 import type { MemoryGuard } from '../lib/memory.js';
 import { faultKey, gkKey, SEVERITY_RANK, type CheckResult, type Finding, type Severity } from '../model.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
+import { unjudgedBackends } from './backends.js';
 import { Cluster } from './cluster.js';
 import { CHANGED_TYPES, hypothesize, type Hypothesis } from './hypothesis.js';
 import { UNITS } from './predictions/registry.js';
@@ -218,6 +219,8 @@ async function predictOnce(
       });
     }
   }
+  // a door backend at an address no visible pod or node has is never counted live
+  notJudged.push(...unjudgedBackends(snap, h));
   const c = new Cluster(snap, h, now, checks);
   for (const u of UNITS) {
     if (u.applies && !u.applies(h)) continue;

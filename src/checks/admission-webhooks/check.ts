@@ -3,6 +3,10 @@
 // every matching request ("failed calling webhook …: no endpoints available for service …"); one that matches
 // kube-system can block the control plane's own writes. The API server resolves a webhook Service through its
 // Endpoints (ready addresses only: k8s.io/apiserver pkg/util/proxy ResolveEndpoint), which is what is read here.
+// Endpoints written by hand (a Service without a selector) are not kept by any controller: an address whose node
+// stopped answering (Ready Unknown) or is gone stays listed, and the API server dials it in vain — each address is
+// mapped to what serves it (lib/endpoints.ts) and judged by that.
+import { addressBook, endpointsAddresses, fate, servedText, sliceAddresses, type Listed } from '../../lib/endpoints.js';
 import { refText, type KObject, type ObjectRef, type Severity } from '../../model.js';
 import { R } from '../../resources.js';
 import { defineCheck, finding, type CheckContext, type Draft } from '../types.js';
@@ -91,18 +95,32 @@ function blastRadius(h: Hook, kubeSystemLabels: Record<string, string>): { contr
   return { controlPlane, text: `${rulesText(h)} in ${ns}` };
 }
 
-function readyAddresses(ctx: CheckContext, ns: string, name: string): number | null {
+/** The addresses the API server would dial for a Service (its Endpoints, else its EndpointSlices), ready ones only;
+ *  null when neither is visible. */
+function readyAddresses(ctx: CheckContext, ns: string, name: string): Listed[] | null {
   const ep = ctx.snap.of(R.endpoints).find((e) => e.metadata.namespace === ns && e.metadata.name === name);
-  if (ep)
-    return (Array.isArray(ep.subsets) ? ep.subsets : []).reduce(
-      (n: number, s: { addresses?: unknown[] }) => n + (Array.isArray(s?.addresses) ? s.addresses.length : 0),
-      0,
-    );
+  if (ep) return endpointsAddresses(ep).filter((a) => a.ready);
   const slices = ctx.snap
     .of(R.endpointslices)
     .filter((e) => e.metadata.namespace === ns && e.metadata.labels?.['kubernetes.io/service-name'] === name);
-  if (!slices.length) return ctx.snap.gap(R.endpoints) && ctx.snap.gap(R.endpointslices) ? null : 0;
-  return slices.flatMap((e) => (Array.isArray(e.endpoints) ? e.endpoints : [])).filter((e) => e?.conditions?.ready !== false).length;
+  if (!slices.length) return ctx.snap.gap(R.endpoints) && ctx.snap.gap(R.endpointslices) ? null : [];
+  return sliceAddresses(slices).filter((a) => a.ready);
+}
+
+/** Why no listed address answers, when none does: each one with what serves it and why that is down. */
+function deadBackend(ctx: CheckContext, ready: Listed[]): string | null {
+  const nodes = ctx.snap.of(R.nodes);
+  const book = addressBook(ctx.snap.of(R.pods), nodes);
+  const byName = new Map(nodes.map((n) => [n.metadata.name, n] as const));
+  const seen = !ctx.snap.gap(R.nodes);
+  const dead: string[] = [];
+  for (const a of ready) {
+    const s = book.serves(a);
+    const f = s ? fate(s, byName, seen) : { alive: true as const };
+    if (f.alive) return null;
+    dead.push(`${servedText(a, s, byName)}: ${f.why}`);
+  }
+  return dead.join('; ');
 }
 
 /** The caBundle's problem, if any: empty, not a certificate, or expired (every PEM in it). */
@@ -135,7 +153,7 @@ function configFindings(ctx: CheckContext, cfg: KObject, kubeSystemLabels: Recor
   const out: Array<Draft<Code>> = [];
   const ref: ObjectRef = { kind: cfg.kind ?? '?', apiVersion: cfg.apiVersion, name: cfg.metadata.name };
   const hooks: Hook[] = Array.isArray(cfg.webhooks) ? cfg.webhooks : [];
-  const down: Array<{ hook: Hook; why: string; radius: ReturnType<typeof blastRadius>; svc: ObjectRef }> = [];
+  const down: Array<{ hook: Hook; why: string; radius: ReturnType<typeof blastRadius>; svc: ObjectRef; byHand?: boolean }> = [];
   const badCa: Array<{ hook: Hook; why: string }> = [];
   const urls: Hook[] = [];
   for (const h of hooks) {
@@ -162,13 +180,24 @@ function configFindings(ctx: CheckContext, cfg: KObject, kubeSystemLabels: Recor
     // Services not visible: the backend is judged from its Endpoints or EndpointSlices alone
     if (service?.spec?.type === 'ExternalName') continue;
     const ready = readyAddresses(ctx, svc.namespace, svc.name);
-    if (ready === 0)
+    if (ready?.length === 0)
       down.push({
         hook: h,
         why: `no endpoints available for service "${svc.namespace}/${svc.name}" (no ready pod behind it)`,
         radius: blastRadius(h, kubeSystemLabels),
         svc: svcRef,
       });
+    else if (ready) {
+      const dead = deadBackend(ctx, ready);
+      if (dead)
+        down.push({
+          hook: h,
+          why: `service "${svc.namespace}/${svc.name}" lists only addresses nothing answers at — ${dead}; the endpoints were written by hand and no controller drops them, so the API server still dials them and gets no answer: failed calling webhook "${h.name}": failed to call webhook: … dial tcp ${ready[0]!.ip}:…`,
+          radius: blastRadius(h, kubeSystemLabels),
+          svc: svcRef,
+          byHand: true,
+        });
+    }
   }
   if (down.length) {
     const controlPlane = down.some((d) => d.radius.controlPlane);
@@ -203,6 +232,14 @@ function configFindings(ctx: CheckContext, cfg: KObject, kubeSystemLabels: Recor
             command(['kubectl', 'delete', String(cfg.kind).toLowerCase(), cfg.metadata.name], {
               say: 'if the tool was uninstalled and the configuration left behind (cost: requests are no longer checked by it — only right when its controller is gone for good)',
             }),
+            ...down
+              .filter((d) => d.byHand)
+              .slice(0, 1)
+              .map((d) =>
+                command(['kubectl', ...inNamespace(d.svc.namespace), 'get', 'endpoints', d.svc.name, '-o', 'yaml'], {
+                  say: 'its endpoints are written by hand (no controller keeps them): bring back what served them, or make whoever writes them list an address that answers',
+                }),
+              ),
             ...(controlPlane
               ? [
                   'to break a deadlock while the backend cannot start: set failurePolicy: Ignore on the webhook (or exclude kube-system with a namespaceSelector) until it is back (cost: matching requests pass unchecked meanwhile)',
@@ -320,15 +357,27 @@ export const admissionWebhooks = defineCheck({
     },
     { ...R.endpointslices, fields: [], role: 'evidence', lost: 'ready addresses are read from Endpoints only', or: R.endpoints },
     { ...R.namespaces, fields: [], role: 'context', lost: "kube-system's labels are assumed to be the default ones" },
+    {
+      ...R.nodes,
+      fields: ['status.addresses[].address', 'status.conditions'],
+      role: 'context',
+      lost: 'an address a Service lists by hand is not known to be on a node that stopped answering (it counts as live)',
+    },
+    {
+      ...R.podsLean,
+      fields: ['spec.nodeName', 'status.podIP', 'status.podIPs[].ip', 'status.phase'],
+      role: 'context',
+      lost: 'an address a Service lists by hand is not known to be a pod on a node that stopped answering',
+    },
   ],
   docs: {
     summary:
       'admission webhooks that fail closed with no ready backend (critical when they match kube-system), caBundles that are empty or expired, URL webhooks that cannot be checked',
-    what: 'Every Validating- and MutatingWebhookConfiguration webhook with failurePolicy Fail (the v1 default) whose Service is missing or has no ready address in its Endpoints (what the API server resolves), with what it blocks (its rules and namespaceSelector; critical when it matches kube-system and objects the control plane writes). Webhooks whose caBundle is empty, unreadable or holds only expired certificates. Fail-closed URL webhooks are reported as not checkable from inside.',
+    what: "Every Validating- and MutatingWebhookConfiguration webhook with failurePolicy Fail (the v1 default) whose Service is missing or has no ready address in its Endpoints (what the API server resolves) — or lists only addresses nothing answers at: Endpoints written by hand (a Service without a selector: an operator's, a webhook served from the host) keep an address whose pod or node is gone, and each address is mapped to what serves it (its targetRef or nodeName, else the pod whose IP it is, else the node whose address it is; dead when that node stopped posting status or no longer exists, or that pod has finished) — with what it blocks (its rules and namespaceSelector; critical when it matches kube-system and objects the control plane writes). Webhooks whose caBundle is empty, unreadable or holds only expired certificates. Fail-closed URL webhooks are reported as not checkable from inside.",
     why: 'The API server is the only door to the cluster state, and admission webhooks stand in it. A fail-closed webhook that cannot be called rejects every matching create and update ("failed calling webhook …: no endpoints available for service …"); one that matches kube-system can block the control plane\'s own writes and the webhook\'s own pods — a deadlock (kyverno and cert-manager threads show it).',
     fix: "Bring the backend back (its Deployment, its pods' readiness); if the tool was uninstalled and its configuration left behind, delete the configuration (it then checks nothing). To break a deadlock, set failurePolicy: Ignore or exclude kube-system with a namespaceSelector until the backend is back. For a caBundle, fix what injects it (cert-manager cainjector, the operator).",
     limits:
-      'Readiness is what Kubernetes reports; a ready backend can still fail (TLS, network policy, a timeout) — that shows only in API server errors. URL webhooks are outside reach. Fail-open webhooks are not reported (they cost latency, not rejections).',
+      'Readiness is what Kubernetes reports; a ready backend can still fail (TLS, network policy, a timeout) — that shows only in API server errors. A hand-written address that maps to no visible pod or node counts as live here (what-if does not count on it). URL webhooks are outside reach. Fail-open webhooks are not reported (they cost latency, not rejections).',
   },
   run(ctx) {
     const ks = ctx.snap.of(R.namespaces).find((n) => n.metadata.name === 'kube-system');

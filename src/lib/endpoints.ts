@@ -1,0 +1,140 @@
+// What serves each address a Service's Endpoints or EndpointSlices list. The controllers write a pod's address with
+// its targetRef and nodeName; a Service without a selector has Endpoints written by hand (or by an operator), often an
+// IP alone — a pod's IP, or a node's own address for something served from the host (hostNetwork, a webhook on the
+// node). An address is mapped to what serves it: its targetRef or nodeName when present, else the pod whose
+// status.podIP(s) it is, else the node whose status.addresses it is; an address that maps to nothing visible is
+// unknown, never alive. The API server dials a listed ready address whatever serves it (k8s.io/apiserver
+// pkg/util/proxy ResolveEndpoint: a random ready endpoint of the Service's EndpointSlices, mirrored from hand-written
+// Endpoints by the EndpointSlice mirroring controller).
+import { condition } from './k8s.js';
+import type { KObject } from '../model.js';
+
+/** One address as listed, and whether it is listed as ready. */
+export interface Listed {
+  ip: string;
+  ready: boolean;
+  nodeName?: string;
+  targetRef?: { kind?: string; namespace?: string; name?: string };
+}
+
+/** What serves an address: the pod, and the node it runs on (by name). */
+export interface Served {
+  via: 'targetRef' | 'nodeName' | 'pod IP' | 'node address';
+  pod?: KObject;
+  node?: string;
+}
+
+const arr = <T = any>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]) : []);
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
+const podKey = (ns: string | undefined, name: string | undefined): string => `${ns ?? ''}/${name ?? ''}`;
+
+/** The addresses of Endpoints (ready and not ready). */
+export function endpointsAddresses(ep: KObject): Listed[] {
+  return arr(ep.subsets).flatMap((s: Record<string, unknown>) => [
+    ...arr(s?.addresses).map((a) => listed(a, true)),
+    ...arr(s?.notReadyAddresses).map((a) => listed(a, false)),
+  ]);
+}
+
+/** The addresses of EndpointSlices (an endpoint is ready unless its ready condition says false). */
+export function sliceAddresses(slices: readonly KObject[]): Listed[] {
+  return slices.flatMap((s) =>
+    arr(s.endpoints).flatMap((e: Record<string, any>) =>
+      // the API server dials only the first address of an endpoint
+      arr(e?.addresses)
+        .slice(0, 1)
+        .map((ip) => ({ ...listed({ ...e, ip }, e?.conditions?.ready !== false) })),
+    ),
+  );
+}
+
+function listed(a: Record<string, any>, ready: boolean): Listed {
+  return {
+    ip: String(a?.ip ?? ''),
+    ready,
+    ...(str(a?.nodeName) ? { nodeName: a.nodeName } : {}),
+    ...(a?.targetRef && typeof a.targetRef === 'object' ? { targetRef: a.targetRef } : {}),
+  };
+}
+
+/** Looks addresses up among the pods and nodes visible. */
+export class AddressBook {
+  private pods = new Map<string, KObject>();
+  private byIp = new Map<string, KObject>();
+  private nodeByIp = new Map<string, string>();
+  private nodeNames = new Set<string>();
+
+  constructor(pods: readonly KObject[], nodes: readonly KObject[]) {
+    for (const p of pods) {
+      this.pods.set(podKey(p.metadata.namespace, p.metadata.name), p);
+      // a finished pod's IP may be given to another one: only pods that hold it now
+      if (p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed') continue;
+      for (const ip of [str(p.status?.podIP), ...arr(p.status?.podIPs).map((x: { ip?: unknown }) => str(x?.ip))])
+        if (ip) this.byIp.set(ip, p);
+    }
+    for (const n of nodes) {
+      this.nodeNames.add(n.metadata.name);
+      for (const a of arr(n.status?.addresses))
+        if (str(a?.address) && a?.type !== 'Hostname') this.nodeByIp.set(a.address, n.metadata.name);
+    }
+  }
+
+  /** What serves the address, or undefined when nothing visible does. */
+  serves(a: Pick<Listed, 'ip' | 'nodeName' | 'targetRef'>): Served | undefined {
+    const ref = a.targetRef;
+    if (ref?.kind === 'Node' && ref.name) return { via: 'targetRef', node: ref.name };
+    const pod = ref?.kind === 'Pod' && ref.name ? this.pods.get(podKey(ref.namespace, ref.name)) : undefined;
+    if (pod)
+      return { via: 'targetRef', pod, ...(str(pod.spec?.nodeName) || a.nodeName ? { node: str(pod.spec?.nodeName) ?? a.nodeName } : {}) };
+    if (a.nodeName) {
+      const byIp = this.byIp.get(a.ip);
+      return { via: 'nodeName', ...(byIp && str(byIp.spec?.nodeName) === a.nodeName ? { pod: byIp } : {}), node: a.nodeName };
+    }
+    // a node's own address first: a pod with that IP is a hostNetwork one, and the node answers for it
+    const node = this.nodeByIp.get(a.ip);
+    if (node) return { via: 'node address', node };
+    const byIp = this.byIp.get(a.ip);
+    if (byIp) return { via: 'pod IP', pod: byIp, ...(str(byIp.spec?.nodeName) ? { node: byIp.spec.nodeName } : {}) };
+    return undefined;
+  }
+
+  hasNode(name: string): boolean {
+    return this.nodeNames.has(name);
+  }
+}
+
+/** Whether what serves an address answers, as far as the objects tell: its node stopped posting status (Ready
+ *  Unknown: down or cut off) or no longer exists, or its pod has finished — dead; anything else — alive (a listed
+ *  ready address is what the API server dials, and nothing says it would not answer). */
+export function fate(s: Served, nodes: ReadonlyMap<string, KObject>, nodesSeen: boolean): { alive: true } | { alive: false; why: string } {
+  if (s.pod && (s.pod.status?.phase === 'Succeeded' || s.pod.status?.phase === 'Failed'))
+    return { alive: false, why: `it has ${String(s.pod.status.phase).toLowerCase()}` };
+  if (s.node) {
+    const n = nodes.get(s.node);
+    if (!n && nodesSeen) return { alive: false, why: `node ${s.node} no longer exists` };
+    const ready = n ? condition(n, 'Ready') : undefined;
+    if (ready?.status === 'Unknown') return { alive: false, why: `node ${s.node} stopped posting status (Ready Unknown)` };
+  }
+  return { alive: true };
+}
+
+/** An address in words: "10.42.1.7 (pod web/api-0 on node w-2)", "10.0.0.12 (node w-2's InternalIP)". */
+export function servedText(a: Pick<Listed, 'ip'>, s: Served | undefined, nodes?: ReadonlyMap<string, KObject>): string {
+  if (!s) return `${a.ip} (no visible pod or node has it)`;
+  const pod = s.pod ? `${s.pod.metadata.namespace}/${s.pod.metadata.name}` : undefined;
+  if (pod) return `${a.ip} (pod ${pod}${s.node ? ` on node ${s.node}` : ''})`;
+  // written with its node (by a controller, or resolved by what-if): still the node's own address when it is one
+  const type = nodes?.get(s.node ?? '')?.status?.addresses?.find?.((x: { address?: string; type?: string }) => x?.address === a.ip)
+    ?.type as string | undefined;
+  return `${a.ip} (node ${s.node}${type ? `'s ${type}` : s.via === 'node address' ? `'s address` : ''})`;
+}
+
+/** The address book of these lists, built once per pair of lists (by identity, with their lengths: lists only grow). */
+const books = new WeakMap<readonly KObject[], { nodes: readonly KObject[]; p: number; n: number; book: AddressBook }>();
+export function addressBook(pods: readonly KObject[], nodes: readonly KObject[]): AddressBook {
+  const had = books.get(pods);
+  if (had && had.nodes === nodes && had.p === pods.length && had.n === nodes.length) return had.book;
+  const book = new AddressBook(pods, nodes);
+  books.set(pods, { nodes, p: pods.length, n: nodes.length, book });
+  return book;
+}
