@@ -1,12 +1,23 @@
 // ARCH-WI02: a PodDisruptionBudget that allows fewer disruptions than draining those nodes needs: kubectl drain
 // retries its evictions until its timeout. Pods are matched as the API server matches them (matchLabels AND
-// matchExpressions; in policy/v1 an empty selector selects every pod of the namespace).
+// matchExpressions; in policy/v1 an empty selector selects every pod of the namespace). A pod that two budgets select
+// cannot be evicted at all, whatever each allows: the eviction API answers 500 "This pod has more than one
+// PodDisruptionBudget, which the eviction subresource does not support." (pkg/registry/core/pod/storage/eviction.go),
+// and kubectl drain gives up on it ("error when evicting pods/…"). Pods the eviction API deletes without looking at
+// budgets (Pending, or already deleting) are not counted (eviction.go canIgnorePDB).
 import { groupOf, type KObject } from '../../../model.js';
 import { R } from '../../../resources.js';
 import { selects, selectorText } from '../../../lib/selector.js';
+import { command } from '../../../lib/shell.js';
 import { controllerOf, running } from '../../cluster.js';
 import { definePrediction, input, type Prediction } from '../../types.js';
 import { command, inNamespace, type Step } from '../../../lib/shell.js';
+
+/** The eviction API's answer to a pod under more than one budget (HTTP 500), verbatim. */
+export const MULTIPLE_BUDGETS = 'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.';
+
+/** Whether the eviction API weighs budgets for this pod at all: not for a Pending pod or one already deleting. */
+const guarded = (p: KObject): boolean => p.status?.phase !== 'Pending' && !p.metadata.deletionTimestamp;
 
 /** "50%" of n, rounded up (as the disruption controller rounds both minAvailable and maxUnavailable), or an integer. */
 function scaled(v: unknown, n: number): number | undefined {
@@ -67,10 +78,10 @@ export default definePrediction({
     input(R.pods, 'subject', 'which pods a drain would evict', { fields: ['spec.nodeName', 'status.phase'] }),
   ],
   docs: {
-    what: 'Each PodDisruptionBudget selects pods as the API server does: matchLabels AND matchExpressions (In, NotIn, Exists, DoesNotExist); in policy/v1 an empty selector ({}) selects every pod of its namespace (in policy/v1beta1 none). When more of its pods run on the nodes going down than its disruptionsAllowed, kubectl drain cannot evict them all: it retries "Cannot evict pod as it would violate the pod\'s disruption budget" until its timeout. disruptionsAllowed is the controller\'s; where the status is missing it is computed from minAvailable or maxUnavailable (percentages rounded up) and the matching pods, and the prediction says so.',
+    what: 'Each PodDisruptionBudget selects pods as the API server does: matchLabels AND matchExpressions (In, NotIn, Exists, DoesNotExist); in policy/v1 an empty selector ({}) selects every pod of its namespace (in policy/v1beta1 none). When more of its pods run on the nodes going down than its disruptionsAllowed, kubectl drain cannot evict them all: it retries "Cannot evict pod as it would violate the pod\'s disruption budget" until its timeout. A pod that two or more budgets select cannot be evicted at all, whatever they allow: the eviction API answers 500 "This pod has more than one PodDisruptionBudget, which the eviction subresource does not support." and kubectl drain gives up on it; the prediction names every budget and the fix is one budget per pod. Pending pods and pods already deleting are evicted without looking at budgets (the eviction API\'s own rule), so they are not counted. disruptionsAllowed is the controller\'s; where the status is missing it is computed from minAvailable or maxUnavailable (percentages rounded up) and the matching pods, and the prediction says so.',
     why: 'A budget that allows no disruption protects the pods from every voluntary eviction — the drain of a node included. A reboot without a drain is not stopped by it.',
     limits:
-      "The count of pods a budget expects is the matching pods seen (the controller uses its workload's scale). A budget with neither minAvailable nor maxUnavailable and no status is not judged. unhealthyPodEvictionPolicy is not weighed: every matching pod there counts.",
+      "A pod two budgets select is predicted once per set of budgets (the eviction API's 500), and not counted against either. The count of pods a budget expects is the matching pods seen (the controller uses its workload's scale). A budget with neither minAvailable nor maxUnavailable and no status is not judged. unhealthyPodEvictionPolicy is not weighed: every matching pod there counts.",
   },
   predict(c) {
     const predictions: Prediction[] = [];
@@ -103,7 +114,51 @@ export default definePrediction({
         }),
       );
     });
-    const there = new Set(c.podsThere);
+    const there = new Set(c.podsThere.filter(guarded));
+    // the budgets of each pod there, as the eviction API lists them
+    const budgetsOf = new Map<KObject, KObject[]>();
+    for (const [pdb, matching] of selected)
+      if (matching !== 'malformed') for (const p of matching) if (there.has(p)) budgetsOf.set(p, [...(budgetsOf.get(p) ?? []), pdb]);
+    const overlaps = new Map<string, { pdbs: KObject[]; pods: KObject[] }>();
+    for (const [p, pdbs] of budgetsOf) {
+      if (pdbs.length < 2) continue;
+      const key = pdbs.map((b) => `${b.metadata.namespace}/${b.metadata.name}`).join('|');
+      const o = overlaps.get(key) ?? { pdbs, pods: [] };
+      o.pods.push(p);
+      overlaps.set(key, o);
+    }
+    for (const { pdbs, pods } of overlaps.values()) {
+      const ns = pdbs[0]!.metadata.namespace ?? '';
+      const names = pdbs.map((b) => b.metadata.name);
+      const owned = pdbs.map((b) => [b, controllerOf(b)] as const).filter(([, o]) => o);
+      predictions.push({
+        contract: 'workloads',
+        code: 'ARCH-WI02',
+        from: 'what-if',
+        severity: 'error',
+        title: `kubectl drain cannot evict ${pods.length === 1 ? `pod ${ns}/${pods[0]!.metadata.name}` : `${pods.length} pods in ${ns}`}: PodDisruptionBudgets ${names.join(' and ')} both select ${pods.length === 1 ? 'it' : 'them'}`,
+        message: `${pods.map((p) => p.metadata.name).join(', ')} ${pods.length === 1 ? 'is' : 'are'} selected by ${names.map((n, i) => `${n} (selector ${selectorText(pdbs[i]!.spec?.selector)})`).join(' and ')}. The eviction API supports one budget per pod: whatever each allows, it answers 500 "${MULTIPLE_BUDGETS}", and kubectl drain gives up on the pod ("error when evicting pods/\"${pods[0]!.metadata.name}\" -n \"${ns}\": ${MULTIPLE_BUDGETS}") instead of retrying — the node is not drained.`,
+        objects: [
+          ...pdbs.map((b) => ({
+            kind: 'PodDisruptionBudget',
+            apiVersion: 'policy/v1',
+            namespace: b.metadata.namespace,
+            name: b.metadata.name,
+          })),
+          ...pods.map((p) => ({ kind: 'Pod', apiVersion: 'v1', namespace: p.metadata.namespace, name: p.metadata.name })),
+        ],
+        why: 'The eviction API decrements one budget per eviction and refuses to choose between two: a pod under two budgets can only be deleted, never evicted.',
+        fix: [
+          command(['kubectl', '-n', ns, 'get', 'poddisruptionbudgets', ...names, '-o', 'yaml'], {
+            say: `give each pod one budget: narrow the selector of one of ${names.join(' and ')} (or merge them into one) so that they no longer overlap; compare them`,
+          }),
+          ...owned.map(
+            ([b, o]) =>
+              `${o!.kind} ${ns}/${o!.name} owns ${b.metadata.name} and puts it back if it is edited: change the other budget, or that ${o!.kind}'s settings`,
+          ),
+        ],
+      });
+    }
     for (const [pdb, matching] of selected) {
       const ns = pdb.metadata.namespace ?? '';
       const name = `${ns}/${pdb.metadata.name}`;
@@ -112,7 +167,8 @@ export default definePrediction({
         unjudged.push({ what: `PodDisruptionBudget ${name}: its selector cannot be read` });
         continue;
       }
-      const evict = matching.filter((p) => there.has(p));
+      // a pod under another budget too is refused outright (above), whatever this one allows
+      const evict = matching.filter((p) => there.has(p) && budgetsOf.get(p)?.length === 1);
       if (!evict.length) continue;
       const a = allowedOf(pdb, matching);
       if (!a) {
