@@ -70,6 +70,8 @@ export interface QuorumView {
   /** Some etcd members run on nodes without the control-plane role (a split topology: etcd-only servers). */
   split?: boolean;
   apiServers: number | null;
+  /** A what-if's cluster as it would be (its sentences say "would"). */
+  hypothetical?: boolean;
   /** Member objects that describe a member already counted (k0s), and the evidence used for it. */
   duplicates: Array<{ name: string; duplicateOf: string; key: string }>;
   /** Control-plane nodes whose join stopped half way (kubeadm): named in findings. */
@@ -412,8 +414,12 @@ export function verdictOf(members: Member[], readyz: QuorumView['readyzEtcd']): 
     verdict = 'LOST';
     tol = 'no quorum';
   }
+  // unknown is kept apart from down: "0 healthy, 2 down, 1 unknown", never "health unknown" when some are known down
+  const downVoters = members.filter((m) => m.role === 'voter' && m.health === 'unhealthy').length;
   const counts =
-    healthyVoters || !unknownVoters ? `${healthyVoters} healthy${unknownVoters ? `, ${unknownVoters} unknown` : ''}` : 'health unknown';
+    healthyVoters || downVoters || !unknownVoters
+      ? `${healthyVoters} healthy${unknownVoters ? `${downVoters ? `, ${downVoters} down` : ''}, ${unknownVoters} unknown` : ''}`
+      : 'health unknown';
   const parts = [
     `${voters} voter${voters === 1 ? '' : 's'}, ${counts}${learners ? `, ${learners} learner${learners === 1 ? '' : 's'}` : ''}`,
     `quorum ${voters ? quorum : '?'}`,
@@ -421,6 +427,22 @@ export function verdictOf(members: Member[], readyz: QuorumView['readyzEtcd']): 
     verdict,
   ];
   return { voters, healthyVoters, unknownVoters, learners, quorum, tolerated, remaining, verdict, verdictLine: parts.join(' — ') };
+}
+
+/** How many voters there are, as one sentence that keeps unknown apart from down: "1 of 3 voting members would
+ *  remain (its health is not visible)" in a what-if, "2 of 3 voting members are down and 1 is of unknown health"
+ *  otherwise; with every health known, "2 of 3 voting members are healthy". */
+export function votersText(v: Pick<QuorumView, 'members' | 'voters' | 'healthyVoters'>, hypothetical: boolean): string {
+  const voters = v.members.filter((m) => m.role === 'voter');
+  const unknown = voters.filter((m) => m.health === 'unknown').length;
+  const down = voters.filter((m) => m.health === 'unhealthy').length;
+  if (!unknown) return `${v.healthyVoters} of ${v.voters} voting members ${v.healthyVoters === 1 ? 'is' : 'are'} healthy`;
+  const left = v.voters - down;
+  const health = v.healthyVoters
+    ? `${v.healthyVoters} healthy, ${unknown} whose health is not visible`
+    : `${unknown === 1 ? 'its' : 'their'} health is not visible`;
+  if (hypothetical) return `${left} of ${v.voters} voting members would remain (${health})`;
+  return `${down} of ${v.voters} voting members ${down === 1 ? 'is' : 'are'} down and ${left} ${left === 1 ? 'is' : 'are'} not (${health})`;
 }
 
 export function quorumView(snap: Snapshot, now: Date): QuorumView {
@@ -440,6 +462,7 @@ export function quorumView(snap: Snapshot, now: Date): QuorumView {
     notes,
     duplicates: [] as QuorumView['duplicates'],
     halfJoined: [] as QuorumView['halfJoined'],
+    ...(snap.header.hypothetical ? { hypothetical: true } : {}),
   };
   const notVisible = (reason: string): QuorumView => {
     // members not visible, but the API server says it cannot reach etcd: that is still a verdict

@@ -222,7 +222,17 @@ function memberRadius(v: QuorumView, m: Member, distribution: Distribution): Omi
   else if (m.health === 'unhealthy')
     after = `the member is already down: quorum rests on the ${v.healthyVoters} healthy voters and needs ${v.quorum}`;
   else if (m.health === 'unknown' || m.role === 'unknown') after = `its health is unknown: quorum needs ${v.quorum} of ${v.voters} voters`;
-  else {
+  else if (v.unknownVoters) {
+    // the others' health is not visible: never counted as down, never as healthy
+    const left = v.healthyVoters - 1;
+    const unknown = v.unknownVoters;
+    after =
+      left >= v.quorum
+        ? `without it: ${left} of ${v.voters} voters healthy (and ${unknown} of unknown health), quorum ${v.quorum} holds`
+        : left + unknown >= v.quorum
+          ? `without it: ${left} of ${v.voters} voters known healthy and ${unknown} of unknown health — quorum ${v.quorum} holds only if ${unknown === 1 ? 'that one is' : 'enough of them are'} healthy`
+          : `without it: ${left} of ${v.voters} voters healthy and ${unknown} of unknown health, quorum needs ${v.quorum} — QUORUM LOST: the API servers can no longer write (or, past their cache, read) state, and every loop stops`;
+  } else {
     const left = v.healthyVoters - 1;
     after =
       left >= v.quorum

@@ -3,7 +3,7 @@
 // server count vs etcd member count. Unknown is never passed: when the evidence cannot decide, the check is
 // skipped with the reason. Fix texts are for the distribution in front of the user.
 import type { Distribution } from '../../fingerprint.js';
-import { K3S_HEARTBEAT_STALE_MS, LEARNER_STUCK_MS, quorumView, type Member, type QuorumView } from '../../etcd/quorum.js';
+import { K3S_HEARTBEAT_STALE_MS, LEARNER_STUCK_MS, quorumView, votersText, type Member, type QuorumView } from '../../etcd/quorum.js';
 import type { ObjectRef, Severity } from '../../model.js';
 import { CONFIGMAPS, R } from '../../resources.js';
 import { defineCheck, finding, onlyOn, type Draft } from '../types.js';
@@ -135,7 +135,7 @@ export function quorumFindings(v: QuorumView, now: Date): Array<Draft<Code>> {
           ? `The API server answers, but every list timed out inside it ("${v.storageDown}"): it cannot read the cluster state from etcd, which is what a lost quorum looks like from outside.`
           : byReadyz
             ? `The API server's /readyz reports etcd failing: it cannot read or write the cluster state.${v.members.length ? ` The member states below are the last ones the API server cached (${v.members.length} member${v.members.length === 1 ? '' : 's'}); they are not current.` : ''}`
-            : `${v.healthyVoters} of ${v.voters} voting members are healthy; ${v.quorum} are needed to write.${down.length ? ` Not healthy: ${down.join('; ')}.` : ''}`,
+            : `${votersText(v, Boolean(v.hypothetical))}; ${v.quorum} are needed to write.${down.length ? ` Not healthy: ${down.join('; ')}.` : ''}`,
         refs(v, (m) => m.role === 'voter' && m.health !== 'healthy'),
         'All cluster state lives in etcd, and etcd accepts writes only while a majority of voters agree. Without quorum nothing can change: no scheduling, no scaling, no new pods.',
         ['bring the members back first:', ...adv.restore, adv.recover],
@@ -147,7 +147,7 @@ export function quorumFindings(v: QuorumView, now: Date): Array<Draft<Code>> {
         'ARCH-EQ02',
         'error',
         `etcd is degraded: ${v.verdictLine}`,
-        `Only ${v.healthyVoters} of ${v.voters} voters are healthy — exactly the ${v.quorum} needed: one more failure loses quorum.${down.length ? ` Not healthy: ${down.join('; ')}.` : ''}`,
+        `Only ${v.healthyVoters} of ${v.voters} voters are healthy — exactly the ${v.quorum} needed: one more failure loses quorum.${v.unknownVoters ? ` (${votersText(v, Boolean(v.hypothetical))}.)` : ''}${down.length ? ` Not healthy: ${down.join('; ')}.` : ''}`,
         refs(v, (m) => m.role === 'voter' && m.health === 'unhealthy'),
         'With no failure left to tolerate, a single reboot, disk stall or network blip stops all writes to the cluster.',
         ['restore the unhealthy members before any maintenance (do not drain or reboot another server now)', ...adv.restore],
