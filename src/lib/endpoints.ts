@@ -138,3 +138,22 @@ export function addressBook(pods: readonly KObject[], nodes: readonly KObject[])
   books.set(pods, { nodes, p: pods.length, n: nodes.length, book });
   return book;
 }
+
+/** A reader of listed addresses for one snapshot's pods and nodes: why an address is dead (nothing answers there), or
+ *  undefined when it is live or maps to nothing visible (a caller that must not count on it asks `serves`). */
+export function deadAddresses(
+  pods: readonly KObject[],
+  nodes: readonly KObject[],
+  nodesSeen: boolean,
+): { book: AddressBook; dead: (a: Pick<Listed, 'ip' | 'nodeName' | 'targetRef'>) => string | undefined } {
+  const book = addressBook(pods, nodes);
+  const byName = new Map(nodes.map((n) => [n.metadata.name, n] as const));
+  return {
+    book,
+    dead: (a) => {
+      const s = book.serves(a);
+      const f = s ? fate(s, byName, nodesSeen) : undefined;
+      return f && !f.alive ? `${servedText(a, s, byName)}: ${f.why}` : undefined;
+    },
+  };
+}

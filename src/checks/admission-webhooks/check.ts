@@ -6,7 +6,7 @@
 // Endpoints written by hand (a Service without a selector) are not kept by any controller: an address whose node
 // stopped answering (Ready Unknown) or is gone stays listed, and the API server dials it in vain — each address is
 // mapped to what serves it (lib/endpoints.ts) and judged by that.
-import { addressBook, endpointsAddresses, fate, servedText, sliceAddresses, type Listed } from '../../lib/endpoints.js';
+import { deadAddresses, endpointsAddresses, sliceAddresses, type Listed } from '../../lib/endpoints.js';
 import { refText, type KObject, type ObjectRef, type Severity } from '../../model.js';
 import { R } from '../../resources.js';
 import { defineCheck, finding, type CheckContext, type Draft } from '../types.js';
@@ -109,18 +109,14 @@ function readyAddresses(ctx: CheckContext, ns: string, name: string): Listed[] |
 
 /** Why no listed address answers, when none does: each one with what serves it and why that is down. */
 function deadBackend(ctx: CheckContext, ready: Listed[]): string | null {
-  const nodes = ctx.snap.of(R.nodes);
-  const book = addressBook(ctx.snap.of(R.pods), nodes);
-  const byName = new Map(nodes.map((n) => [n.metadata.name, n] as const));
-  const seen = !ctx.snap.gap(R.nodes);
-  const dead: string[] = [];
+  const { dead } = deadAddresses(ctx.snap.of(R.pods), ctx.snap.of(R.nodes), !ctx.snap.gap(R.nodes));
+  const why: string[] = [];
   for (const a of ready) {
-    const s = book.serves(a);
-    const f = s ? fate(s, byName, seen) : { alive: true as const };
-    if (f.alive) return null;
-    dead.push(`${servedText(a, s, byName)}: ${f.why}`);
+    const w = dead(a);
+    if (!w) return null;
+    why.push(w);
   }
-  return dead.join('; ');
+  return why.join('; ');
 }
 
 /** The caBundle's problem, if any: empty, not a certificate, or expired (every PEM in it). */

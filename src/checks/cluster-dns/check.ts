@@ -5,6 +5,7 @@
 // pods as ready endpoints; the API server's lease reconciler keeps default/kubernetes to the live servers.
 import { condition, isReady } from '../../lib/k8s.js';
 import { refText, type KObject, type ObjectRef } from '../../model.js';
+import { deadAddresses, endpointsAddresses, sliceAddresses, type Listed } from '../../lib/endpoints.js';
 import { nodeNamer } from '../../lib/nodes.js';
 import { R } from '../../resources.js';
 import { KUBELET_DNS } from '../immutable-retry-loop/check.js';
@@ -64,6 +65,19 @@ function dnsByEndpoints(ctx: CheckContext): KObject[] {
 
 function readyEndpoints(ctx: CheckContext, s: KObject): { ready: string[]; notReady: string[]; source: string } | null {
   const ns = s.metadata.namespace;
+  // a ready address whose node stopped answering (or is gone) is not one: endpoints written by hand keep it
+  const { dead } = deadAddresses(ctx.snap.of(R.pods), ctx.snap.of(R.nodes), !ctx.snap.gap(R.nodes));
+  const split = (all: Array<{ a: Listed; name: string }>): { ready: string[]; notReady: string[] } => {
+    const ready: string[] = [];
+    const notReady: string[] = [];
+    for (const { a, name } of all) {
+      const why = a.ready ? dead(a) : undefined;
+      if (!a.ready) notReady.push(name);
+      else if (why) notReady.push(`${name} (${why})`);
+      else ready.push(name);
+    }
+    return { ready, notReady };
+  };
   const slices = ctx.snap
     .of(R.endpointslices)
     .filter((e) => e.metadata.namespace === ns && e.metadata.labels?.['kubernetes.io/service-name'] === s.metadata.name);
@@ -71,21 +85,14 @@ function readyEndpoints(ctx: CheckContext, s: KObject): { ready: string[]; notRe
     const eps = slices.flatMap((e) => (Array.isArray(e.endpoints) ? e.endpoints : []));
     const name = (e: { addresses?: string[]; targetRef?: { name?: string } }): string => e.targetRef?.name ?? e.addresses?.[0] ?? '?';
     return {
-      ready: eps.filter((e) => e?.conditions?.ready !== false).map(name),
-      notReady: eps.filter((e) => e?.conditions?.ready === false).map(name),
+      ...split(eps.map((e) => ({ a: sliceAddresses([{ ...s, endpoints: [e] }])[0] ?? { ip: '', ready: false }, name: name(e) }))),
       source: `EndpointSlice${slices.length > 1 ? 's' : ''} ${slices.map((e) => e.metadata.name).join(', ')}`,
     };
   }
   const ep = ctx.snap.of(R.endpoints).find((e) => e.metadata.namespace === ns && e.metadata.name === s.metadata.name);
   if (!ep) return null;
-  const subsets: Array<{
-    addresses?: Array<{ ip?: string; targetRef?: { name?: string } }>;
-    notReadyAddresses?: Array<{ ip?: string; targetRef?: { name?: string } }>;
-  }> = Array.isArray(ep.subsets) ? ep.subsets : [];
-  const name = (a: { ip?: string; targetRef?: { name?: string } }): string => a.targetRef?.name ?? a.ip ?? '?';
   return {
-    ready: subsets.flatMap((x) => (x.addresses ?? []).map(name)),
-    notReady: subsets.flatMap((x) => (x.notReadyAddresses ?? []).map(name)),
+    ...split(endpointsAddresses(ep).map((a) => ({ a, name: a.targetRef?.name ?? (a.ip || '?') }))),
     source: `Endpoints ${ns}/${s.metadata.name}`,
   };
 }

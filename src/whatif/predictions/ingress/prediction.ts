@@ -3,7 +3,7 @@
 import { refOf } from '../../../lib/k8s.js';
 import type { KObject } from '../../../model.js';
 import { R } from '../../../resources.js';
-import { arr } from '../../cluster.js';
+import { addressBook, endpointsAddresses, sliceAddresses } from '../../../lib/endpoints.js';
 import { definePrediction, input, refText, type Prediction } from '../../types.js';
 
 const INGRESS = /(ingress|traefik|gateway|haproxy|contour|envoy|kong|nginx)/;
@@ -20,13 +20,16 @@ export default definePrediction({
   needs: [
     input(R.services, 'subject', 'which Services take traffic from outside', { fields: ['spec.type'] }),
     input(R.endpointslices, 'evidence', "where a Service's ready backends run", { or: R.endpoints, fields: [] }),
-    input(R.pods, 'context', 'the node of a backend whose endpoint does not name it', { fields: ['spec.nodeName', 'status.phase'] }),
+    input(R.pods, 'context', 'the node of a backend whose endpoint does not name it', {
+      fields: ['spec.nodeName', 'status.phase', 'status.podIP', 'status.podIPs[].ip'],
+    }),
+    input(R.nodes, 'context', 'the node whose own address a hand-written endpoint lists', { fields: ['status.addresses[].address'] }),
   ],
   docs: {
     what: 'A Service of type LoadBalancer, or one named for an ingress or gateway (traefik, ingress-nginx, istio gateways, envoy, kong, haproxy, contour), whose every ready endpoint runs on the nodes going down: traffic from outside stops until its pods run elsewhere.',
     why: 'The ingress is the interface between the cluster and its users; with no backend, every route behind it fails.',
     limits:
-      'Endpoints are read from Endpoints or EndpointSlices, whichever is visible. An ingress controller Service named otherwise is not recognised unless it is a LoadBalancer.',
+      'Endpoints are read from Endpoints or EndpointSlices, whichever is visible; each address is mapped to what serves it (its nodeName or pod, else the pod or node whose IP it is), and one that maps to nothing visible makes the Service not judged rather than live. An ingress controller Service named otherwise is not recognised unless it is a LoadBalancer.',
   },
   predict(c) {
     const predictions: Prediction[] = [];
@@ -39,32 +42,32 @@ export default definePrediction({
         const k = `${e.metadata.namespace}/${e.metadata.labels?.['kubernetes.io/service-name']}`;
         slices.set(k, [...(slices.get(k) ?? []), e]);
       }
-      const podNode = new Map(
-        c.pods.map((p) => [`${p.metadata.namespace}/${p.metadata.name}`, p.spec?.nodeName as string | undefined] as const),
-      );
+      // what serves each address: its node, its pod's, or the pod or node whose IP it is (hand-written endpoints)
+      const book = addressBook(c.pods, c.snap.of(R.nodes));
       return c.snap
         .of(R.services)
         .filter((s) => s.spec?.type === 'LoadBalancer' || INGRESS.test(s.metadata.name))
         .map((s) => {
           const key = `${s.metadata.namespace}/${s.metadata.name}`;
           const ep = byService.get(key);
-          const ready: Array<{ node?: string; pod?: string }> = ep
-            ? arr(ep.subsets).flatMap((x: { addresses?: unknown }) =>
-                arr<{ nodeName?: string; targetRef?: { name?: string } }>(x?.addresses).map((a) => ({
-                  node: a?.nodeName,
-                  pod: a?.targetRef?.name,
-                })),
-              )
-            : (slices.get(key) ?? []).flatMap((e) =>
-                arr<{ conditions?: { ready?: boolean }; nodeName?: string; targetRef?: { name?: string } }>(e.endpoints)
-                  .filter((x) => x?.conditions?.ready !== false)
-                  .map((x) => ({ node: x?.nodeName, pod: x?.targetRef?.name })),
-              );
-          return { s, ready: ready.map((e) => ({ ...e, node: e.node ?? podNode.get(`${s.metadata.namespace}/${e.pod}`) })) };
+          const listed = ep ? endpointsAddresses(ep) : sliceAddresses(slices.get(key) ?? []);
+          const ready = listed
+            .filter((a) => a.ready)
+            .map((a) => ({ ip: a.ip, node: book.serves(a)?.node, pod: a.targetRef?.kind === 'Pod' ? a.targetRef.name : undefined }));
+          return { s, ready };
         });
     });
+    const unjudged: Array<{ what: string }> = [];
     for (const { s, ready } of front) {
-      if (!ready.length || !ready.every((e) => c.down.has(e.node ?? ''))) continue;
+      if (!ready.length || ready.some((e) => e.node && !c.down.has(e.node))) continue;
+      // an address no visible pod or node has is never counted live, nor down
+      const unknown = ready.filter((e) => !e.node);
+      if (unknown.length) {
+        unjudged.push({
+          what: `whether ${s.metadata.namespace}/${s.metadata.name} keeps a backend: it lists ${unknown.map((e) => e.ip).join(', ')}, which no visible pod or node has`,
+        });
+        continue;
+      }
       const nodeOf = (e: { node?: string }): string | undefined => e.node;
       const owner = c.workloadsThere.find((w) =>
         w.pods.some((p) => ready.some((e) => e.pod === p.metadata.name && p.metadata.namespace === s.metadata.namespace)),
@@ -81,6 +84,6 @@ export default definePrediction({
         fix: [`run ${owner ? owner.ref.name : 'its pods'} with replicas on other nodes before the maintenance`],
       });
     }
-    return { predictions };
+    return { predictions, unjudged };
   },
 });
