@@ -111,9 +111,7 @@ describe('backends by address: what serves each address a Service lists', () => 
       const wh = codes(r, 'ARCH-WH01');
       expect([what, wh.length, r.verdict.state]).toEqual([what, 1, 'not safe']);
       expect(wh[0]!.message).toMatch(words);
-      expect(wh[0]!.message).toMatch(
-        new RegExp(`failed calling webhook "guard.example.com".*dial tcp ${ip.replace(/\./g, '\\.')}`),
-      );
+      expect(wh[0]!.message).toMatch(new RegExp(`failed calling webhook "guard.example.com".*dial tcp ${ip.replace(/\./g, '\\.')}`));
       expect(wh[0]!.fix?.map(String)).toContainEqual(
         expect.stringMatching(/written by hand.*kubectl -n hooks get endpoints guard -o yaml/),
       );
