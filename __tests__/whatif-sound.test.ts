@@ -224,6 +224,7 @@ describe(`#44 shapes over the corpus: hand-written Endpoints, overlapping budget
           [c.node],
           remove,
         );
+
         if (before.verdict.state !== 'safe') expect([c.node, after.verdict.state]).not.toEqual([c.node, 'safe']);
         if (!stranger) expect([c.node, door(after).sort()]).toEqual([c.node, expect.arrayContaining(door(before))]);
       }),

@@ -1,4 +1,4 @@
-// The door's backends that cannot be judged: a fail-closed webhook or an APIService whose Service lists an address
+// Backends that cannot be judged: a fail-closed webhook, an APIService or the cluster DNS whose Service lists an address
 // that maps to no visible pod or node (written by hand: a VM, a secondary address, a pod not visible). Such an
 // address is never counted alive — it may be on the node going down — so when nothing else behind the Service is
 // known to stay, what-if says it could not judge that backend instead of "safe". An address known to stay (its pod
@@ -9,7 +9,7 @@ import { R } from '../resources.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import { arr } from './cluster.js';
 import type { Hypothesis } from './hypothesis.js';
-import type { Unjudged } from './types.js';
+import type { Unjudged, WhatIfContract } from './types.js';
 
 /** The ready addresses of a Service as the API server resolves it: its Endpoints, else its EndpointSlices. */
 function readyOf(snap: Snapshot, ns: string, name: string): Listed[] {
@@ -22,7 +22,7 @@ function readyOf(snap: Snapshot, ns: string, name: string): Listed[] {
 }
 
 /** What could not be judged behind the door with these nodes down or removed. */
-export function unjudgedBackends(snap: Snapshot, h: Hypothesis): Unjudged[] {
+export function unjudgedBackends(snap: Snapshot, h: Hypothesis, contractOf: (checkId: string) => WhatIfContract): Unjudged[] {
   const nodes = snap.of(R.nodes);
   const byName = new Map(nodes.map((n) => [n.metadata.name, n] as const));
   const book = addressBook(snap.of(R.pods), nodes);
@@ -43,7 +43,7 @@ export function unjudgedBackends(snap: Snapshot, h: Hypothesis): Unjudged[] {
     }
     if (unknown.length)
       out.push({
-        contract: 'door',
+        contract: contractOf(by),
         what: `whether ${who} keeps a backend: Service ${svc.namespace}/${svc.name} lists ${unknown.join(', ')}, which no visible pod or node has (an address written by hand, never counted as live)`,
         by,
       });
@@ -55,5 +55,11 @@ export function unjudgedBackends(snap: Snapshot, h: Hypothesis): Unjudged[] {
       if ((w?.failurePolicy ?? 'Fail') === 'Fail')
         judge(w?.clientConfig?.service, `webhook ${String(w?.name)} of ${cfg.kind} ${cfg.metadata.name}`, 'admission-webhooks');
   for (const a of snap.of(R.apiservices) as KObject[]) judge(a.spec?.service, `APIService ${a.metadata.name}`, 'aggregated-apis');
+  // the cluster DNS Service, by the names the cluster-dns check finds it by
+  for (const [namespace, name] of [
+    ['kube-system', 'kube-dns'],
+    ['openshift-dns', 'dns-default'],
+  ] as const)
+    judge({ namespace, name }, 'cluster DNS', 'cluster-dns');
   return out;
 }

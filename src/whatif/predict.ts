@@ -219,8 +219,8 @@ async function predictOnce(
       });
     }
   }
-  // a door backend at an address no visible pod or node has is never counted live
-  notJudged.push(...unjudgedBackends(snap, h));
+  // a backend at an address no visible pod or node has is never counted live (a webhook, an APIService, cluster DNS)
+  notJudged.push(...unjudgedBackends(snap, h, (id) => contractOf(checks, id)));
   const c = new Cluster(snap, h, now, checks);
   for (const u of UNITS) {
     if (u.applies && !u.applies(h)) continue;
