@@ -318,6 +318,36 @@ describe('a node is matched by its labels: kubernetes.io/hostname is not always 
     expect(wi07[0]!.message).toMatch(/Not live already: c2\.lab\.example\.com \(identity lease renewed 120 min ago\)/);
   });
 
+  test("a pod's nodeSelector and required node affinity: placed only where they allow (by labels and name), else ARCH-WI04", async () => {
+    const withReq = (o: KObject, spec: object): KObject => ({
+      ...o,
+      spec: { ...o.spec, containers: [{ name: 'c', resources: { requests: { cpu: '100m', memory: '64Mi' } } }], ...spec },
+    });
+    const alloc = nodes.map((n) => ({ ...n, status: { ...n.status, allocatable: { cpu: '4', memory: '8Gi', pods: '110' } } }));
+    const pinnedByLabel = withReq(pod('agent-0', 'ops', 'w1.lab.example.com', '10.42.1.10'), {
+      nodeSelector: { 'kubernetes.io/hostname': 'w1' },
+    });
+    const r = await run(cluster([...alloc, pinnedByLabel]), ['w1.lab.example.com']);
+    expect(codes(r, 'ARCH-WI04').map((p) => [p.title, p.message])).toEqual([
+      [
+        '1 pod would find no node left that its nodeSelector or node affinity allows',
+        expect.stringMatching(/^ops\/agent-0 \(nodeSelector kubernetes\.io\/hostname=w1\)\. They stay Pending/),
+      ],
+    ]);
+    // allowed elsewhere: by a label w2 carries, or by its name (matchFields)
+    const byName = {
+      affinity: {
+        nodeAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: {
+            nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['w2.lab.example.com'] }] }],
+          },
+        },
+      },
+    };
+    const movable = withReq(pod('agent-0', 'ops', 'w1.lab.example.com', '10.42.1.10'), byName);
+    expect(codes(await run(cluster([...alloc, movable]), ['w1.lab.example.com']), 'ARCH-WI04')).toEqual([]);
+  });
+
   test('the matcher: terms ORed, requirements ANDed, NotIn and DoesNotExist match an absent label, Gt/Lt on integers', () => {
     const n = { labels: { 'kubernetes.io/hostname': 'w1', gen: '7' }, name: 'w1.lab.example.com' };
     const m = (terms: unknown[]) => nodeSelectorMatches({ nodeSelectorTerms: terms }, n);

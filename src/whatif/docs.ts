@@ -50,7 +50,10 @@ export const WHATIF_DOCS = {
   what: [
     'The cluster as it would be with the nodes down for a while (a reboot, a drain, an outage) or, with --remove, gone for',
     'good: the nodes NotReady and tainted unreachable, their pods not ready, their endpoints dropped from every Service and',
-    'EndpointSlice, their API server identity leases stale, an APIService with no ready backend unavailable, their etcd',
+    'EndpointSlice a controller keeps — hand-written ones (a Service without a selector) keep listing them, as nothing',
+    'rewrites them, and each address is mapped to the pod or node that serves it (its IP) — their API server identity',
+    'leases stale (a lease names a host, found by the node labelled kubernetes.io/hostname so), an APIService with no',
+    'ready backend unavailable, their etcd',
     'members down (or removed, with --remove), their local etcd snapshot files gone with their disks. Every check then',
     'runs on that cluster unchanged; a finding that appears (or gets worse) is a prediction, in the contract its check',
     'belongs to. What no check covers, what-if adds (the ARCH-WI codes below): workloads with no ready pod left, budgets',
@@ -90,7 +93,8 @@ export const WHATIF_DOCS = {
   ].join('\n'),
   limits: [
     'A prediction, not the scheduler: whether the pods to move fit is judged by their requests against allocatable and',
-    'by the taints they tolerate; affinity, nodeSelector and topology spread are not weighed. Pods that tolerate every',
+    'by the taints they tolerate, on the nodes their nodeSelector and required node affinity allow; preferred affinity,',
+    'pod affinity and topology spread are not weighed. Pods that tolerate every',
     'taint are never evicted by the node lifecycle controller and stay there. Leaders that move (leases) are not',
     'predictions. What a snapshot lacks is named in the section it concerns and not predicted. Managed control planes',
     '(EKS, GKE, AKS, recognised only by positive evidence: their node labels or provider IDs, or their version with no',
@@ -98,7 +102,10 @@ export const WHATIF_DOCS = {
     'predicted there; a cluster with a control plane of its own (EKS Anywhere runs EKS-D on kubeadm) is judged as one.',
     'Only live API servers count (a fresh identity lease, a Ready kube-apiserver pod, a Ready server node). A check whose',
     'inputs a node changes only as context (the orphan scan: whether an orphan still runs) is not run again: a node',
-    'going down can only make what it finds milder.',
+    'going down can only make what it finds milder. A Service address that no visible pod or node has (written by hand:',
+    'a VM, a secondary address, a pod not visible) is never counted live: a fail-closed webhook, an APIService or an',
+    'ingress with nothing else known to stay is not judged. Nodes are matched by their labels, as the scheduler matches',
+    "them: a volume's nodeAffinity against labels only (its matchFields pins nothing upstream).",
   ].join('\n'),
 };
 

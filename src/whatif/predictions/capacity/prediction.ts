@@ -3,6 +3,8 @@
 import { isReady, refOf } from '../../../lib/k8s.js';
 import type { KObject } from '../../../model.js';
 import { R } from '../../../resources.js';
+import { podAllowsNode } from '../../../lib/nodes.js';
+import { selectorText } from '../../../lib/selector.js';
 import { arr, nodeBound } from '../../cluster.js';
 import { count, definePrediction, input, type Prediction } from '../../types.js';
 
@@ -34,6 +36,18 @@ const requests = (p: KObject): { cpu: number; memory: number } =>
     }),
     { cpu: 0, memory: 0 },
   );
+/** Where a pod may go, in words: its nodeSelector and required node affinity terms. */
+const placement = (p: KObject): string => {
+  const sel =
+    p.spec?.nodeSelector && typeof p.spec.nodeSelector === 'object'
+      ? `nodeSelector ${selectorText({ matchLabels: p.spec.nodeSelector })}`
+      : '';
+  const terms = arr(p.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms);
+  const aff = terms.length
+    ? `node affinity ${terms.map((t: { matchExpressions?: unknown; matchFields?: unknown }) => [selectorText({ matchExpressions: t?.matchExpressions }), ...arr(t?.matchFields).map((f: { key?: string; operator?: string; values?: unknown[] }) => `${f?.key} ${String(f?.operator).toLowerCase()} (${arr(f?.values).join(',')})`)].filter((x) => x !== '<all>').join(',')).join(' or ')}`
+    : '';
+  return [sel, aff].filter(Boolean).join('; ');
+};
 const cpuText = (c: number): string => (c < 1 ? `${Math.round(c * 1000)}m` : `${Math.round(c * 100) / 100}`);
 const memText = (b: number): string => `${Math.round(b / 1024 ** 2)}Mi`;
 
@@ -80,10 +94,10 @@ export default definePrediction({
     }),
   ],
   docs: {
-    what: 'The pods that would move (not DaemonSet or static pods, not pods pinned to a volume there, not pods that tolerate every taint and so are never evicted) are placed, largest first, on the schedulable Ready nodes left by their requests (cpu, memory) against each node\'s allocatable minus what its pods already request, on nodes whose taints they tolerate. What does not fit stays Pending ("Insufficient cpu").',
+    what: 'The pods that would move (not DaemonSet or static pods, not pods pinned to a volume there, not pods that tolerate every taint and so are never evicted) are placed, largest first, on the schedulable Ready nodes left by their requests (cpu, memory) against each node\'s allocatable minus what its pods already request, on nodes whose taints they tolerate and that their nodeSelector and required node affinity allow. What does not fit stays Pending ("Insufficient cpu"); a pod that no node left allows stays Pending whatever it requests.',
     why: 'The scheduler places pods by their requests; what the nodes left cannot hold waits.',
     limits:
-      'A prediction, not the scheduler: affinity, nodeSelector and topology spread are not weighed. Nodes whose allocatable is not visible make the prediction not judged.',
+      "A prediction, not the scheduler: a pod's nodeSelector and required node affinity are weighed (against each node's labels and name, as the scheduler matches them), preferred affinity, pod affinity and topology spread are not. Nodes whose allocatable is not visible make the prediction not judged.",
   },
   predict(c) {
     const nodes = c.snap.of(R.nodes);
@@ -97,7 +111,7 @@ export default definePrediction({
         !pinned.has(`${p.metadata.namespace}/${p.metadata.name}`) &&
         !toleratesAll(p),
     );
-    if (!moving.some((p) => requests(p).cpu || requests(p).memory)) return { predictions: [] };
+    if (!moving.some((p) => requests(p).cpu || requests(p).memory || p.spec?.nodeSelector || p.spec?.affinity)) return { predictions: [] };
     // no node left at all: nothing can move, and ARCH-WI01 and the checks say what goes down
     if (!left.length) return { predictions: [] };
     const noAlloc = left.filter((n) => !n.status?.allocatable?.cpu && !n.status?.allocatable?.memory);
@@ -132,33 +146,53 @@ export default definePrediction({
       }),
     );
     const unfit: Array<{ p: KObject; need: { cpu: number; memory: number } }> = [];
+    // a pod whose nodeSelector or required node affinity allows no node left waits whatever it requests
+    const nowhere: KObject[] = [];
     for (const p of [...moving].sort((a, b) => requests(b).cpu - requests(a).cpu || requests(b).memory - requests(a).memory)) {
       const need = requests(p);
+      const allowed = (n: KObject): boolean => podAllowsNode(p, n);
+      if (!left.some(allowed)) {
+        nowhere.push(p);
+        continue;
+      }
       if (!need.cpu && !need.memory) continue;
       const taintsOk = (n: KObject): boolean =>
         arr(n.spec?.taints).every((t: { key?: string; effect?: string }) => t?.effect === 'PreferNoSchedule' || tolerates(p, t ?? {}));
-      const spot = [...free].find(([n, f]) => taintsOk(n) && f.cpu >= need.cpu && f.memory >= need.memory);
+      const spot = [...free].find(([n, f]) => allowed(n) && taintsOk(n) && f.cpu >= need.cpu && f.memory >= need.memory);
       if (spot) {
         spot[1].cpu -= need.cpu;
         spot[1].memory -= need.memory;
       } else unfit.push({ p, need });
     }
-    if (!unfit.length) return { predictions: [] };
+    const predictions: Prediction[] = nowhere.length
+      ? [
+          {
+            contract: 'workloads',
+            code: 'ARCH-WI04',
+            from: 'what-if',
+            severity: 'error',
+            title: `${count(nowhere.length, 'pod')} would find no node left that ${nowhere.length === 1 ? 'its' : 'their'} nodeSelector or node affinity allows`,
+            message: `${nowhere.map((p) => `${p.metadata.namespace}/${p.metadata.name} (${placement(p)})`).join('; ')}. They stay Pending ("didn't match Pod's node affinity/selector") until a node they allow is back; the nodes are matched by their labels (and name), as the scheduler matches them.`,
+            objects: nowhere.map((p) => refOf(p)),
+            why: 'The scheduler places a pod only on a node its nodeSelector and required node affinity allow: a pod pinned to the nodes going down goes with them.',
+            fix: ['let it run elsewhere (widen its nodeSelector or node affinity), or plan for it being down while those nodes are'],
+          },
+        ]
+      : [];
+    if (!unfit.length) return { predictions };
     const most = [...free.values()].reduce((a, b) => (b.cpu > a.cpu ? b : a), { cpu: 0, memory: 0 });
     const cpuShort = unfit.some((u) => u.need.cpu > most.cpu);
-    const predictions: Prediction[] = [
-      {
-        contract: 'workloads',
-        code: 'ARCH-WI04',
-        from: 'what-if',
-        severity: 'error',
-        title: `${count(unfit.length, 'pod')} would not fit on the ${count(left.length, 'schedulable node')} left (${cpuShort ? 'cpu' : 'memory'})`,
-        message: `${unfit.map((u) => `${u.p.metadata.namespace}/${u.p.metadata.name} (requests cpu ${cpuText(u.need.cpu)}, memory ${memText(u.need.memory)})`).join('; ')}. The most free on a node left: cpu ${cpuText(Math.max(0, most.cpu))}, memory ${memText(Math.max(0, most.memory))}. They stay Pending ("Insufficient ${cpuShort ? 'cpu' : 'memory'}") until the node is back.`,
-        objects: unfit.map((u) => refOf(u.p)),
-        why: 'The scheduler places pods by their requests; what the nodes left cannot hold waits.',
-        fix: ['add a node, or lower the requests that are larger than needed, before the maintenance'],
-      },
-    ];
+    predictions.push({
+      contract: 'workloads',
+      code: 'ARCH-WI04',
+      from: 'what-if',
+      severity: 'error',
+      title: `${count(unfit.length, 'pod')} would not fit on the ${count(left.length, 'schedulable node')} left (${cpuShort ? 'cpu' : 'memory'})`,
+      message: `${unfit.map((u) => `${u.p.metadata.namespace}/${u.p.metadata.name} (requests cpu ${cpuText(u.need.cpu)}, memory ${memText(u.need.memory)})`).join('; ')}. The most free on a node left: cpu ${cpuText(Math.max(0, most.cpu))}, memory ${memText(Math.max(0, most.memory))}. They stay Pending ("Insufficient ${cpuShort ? 'cpu' : 'memory'}") until the node is back.`,
+      objects: unfit.map((u) => refOf(u.p)),
+      why: 'The scheduler places pods by their requests; what the nodes left cannot hold waits.',
+      fix: ['add a node, or lower the requests that are larger than needed, before the maintenance'],
+    });
     return { predictions };
   },
 });

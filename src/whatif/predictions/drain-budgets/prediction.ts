@@ -69,7 +69,8 @@ function fixFor(pdb: KObject, evict: KObject[]): Step[] {
 export default definePrediction({
   id: 'drain-budgets',
   code: 'ARCH-WI02',
-  title: 'a PodDisruptionBudget allows fewer disruptions than the drain needs: kubectl drain would wait on it',
+  title:
+    'a PodDisruptionBudget allows fewer disruptions than the drain needs (kubectl drain would wait on it), or two select one pod (the eviction API refuses it outright)',
   contract: 'workloads',
   needs: [
     input(R.pdbs, 'subject', 'whether kubectl drain would wait on a PodDisruptionBudget', {
