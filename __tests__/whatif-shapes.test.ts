@@ -190,6 +190,31 @@ describe('backends by address: what serves each address a Service lists', () => 
   });
 });
 
+test('doctor, pods listed without their bodies: a hand-written pod address is not judged, never counted live', () => {
+  const hook = obj('admissionregistration.k8s.io/v1', 'ValidatingWebhookConfiguration', 'guard', undefined, {
+    webhooks: [
+      { name: 'guard.example.com', failurePolicy: 'Fail', clientConfig: { service: { namespace: 'hooks', name: 'guard' } }, rules: [] },
+    ],
+  });
+  const svc = obj('v1', 'Service', 'guard', 'hooks', { spec: { ports: [{ name: 'https', port: 443 }] } });
+  const ep = obj('v1', 'Endpoints', 'guard', 'hooks', { subsets: [{ addresses: [{ ip: '10.42.1.7' }] }] });
+  // as doctor lists pods: metadata and whether they run, no spec, no IP
+  const lean = obj('v1', 'Pod', 'guard-0', 'hooks', { status: { phase: 'Running' } });
+  const r = runChecks(CHECKS, cluster([...servers, ...workers, hook, svc, ep, lean]), { now: new Date(T) }).find(
+    (c) => c.id === 'admission-webhooks',
+  )!;
+  expect([r.findings.filter((f) => f.code === 'ARCH-WH01'), r.unjudged]).toEqual([
+    [],
+    [expect.stringMatching(/whether guard\.example\.com has a backend: Service hooks\/guard lists 10\.42\.1\.7 by address alone/)],
+  ]);
+  // with the pods' bodies visible and none of them or any node having it, the address is outside the cluster: listed, live
+  const full = pod('guard-0', 'hooks', 'w1', '10.42.9.9');
+  const r2 = runChecks(CHECKS, cluster([...servers, ...workers, hook, svc, ep, full]), { now: new Date(T) }).find(
+    (c) => c.id === 'admission-webhooks',
+  )!;
+  expect(r2.unjudged ?? []).toEqual([]);
+});
+
 describe('a pod under two budgets: the eviction API answers 500, whatever each allows', () => {
   const pdb = (name: string, selector: unknown, allowed = 1): KObject =>
     obj('policy/v1', 'PodDisruptionBudget', name, 'shop', {

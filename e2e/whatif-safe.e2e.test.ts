@@ -2,7 +2,8 @@
 // - budgets: kube-controller-manager's disruption controller computes each PodDisruptionBudget's status; what-if
 //   predicts ARCH-WI02 for a budget whose selector is {} (every pod of its namespace) and one that selects by
 //   matchExpressions; then the harness posts a real eviction of a pod on that node and the real API server refuses it
-//   (429) — and evicts a pod no budget covers (201).
+//   (429) — and evicts a pod no budget covers (201). A pod two budgets select (each allowing one disruption) cannot be
+//   evicted at all: the real eviction API answers 500 in the words ARCH-WI02 quotes, naming both budgets (#44).
 // - API servers: two kube-apiservers on one etcd, each as its own "node" (a UTS namespace with its host name, so each
 //   renews an identity lease of its own); with both live, taking one node down leaves a door; once the other is
 //   stopped (its lease no longer renewed), what-if on the first node says no API server is left.
@@ -41,11 +42,11 @@ const pod = (name: string, ns: string, nodeName: string, labels: Record<string, 
   },
 });
 const ns = (name: string) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
-const pdb = (name: string, namespace: string, selector: unknown) => ({
+const pdb = (name: string, namespace: string, selector: unknown, minAvailable = 2) => ({
   apiVersion: 'policy/v1',
   kind: 'PodDisruptionBudget',
   metadata: { name, namespace },
-  spec: { selector, minAvailable: 2 },
+  spec: { selector, minAvailable },
 });
 
 const whatIf = async (cp: ControlPlane, nodes: string[]): Promise<{ code: number; json: any }> => {
@@ -92,13 +93,19 @@ describe('budgets: what-if predicts the drain the real API server refuses', () =
         pod('f-1', 'free', 'n-1', { tier: 'web' }),
         pod('f-2', 'free', 'n-2', { tier: 'db' }),
         pdb('not-web', 'free', { matchExpressions: [{ key: 'tier', operator: 'NotIn', values: ['web'] }] }),
+        // two budgets over the same pods, each allowing one disruption (2 healthy, 1 required)
+        ns('two'),
+        pod('t-1', 'two', 'n-1', { app: 't', tier: 'x' }),
+        pod('t-2', 'two', 'n-2', { app: 't', tier: 'x' }),
+        pdb('by-app', 'two', { matchLabels: { app: 't' } }, 1),
+        pdb('by-tier', 'two', { matchLabels: { tier: 'x' } }, 1),
       ],
       { referenceTime: Date.parse(T) },
     );
     // the disruption controller has judged every budget: 2 healthy, 2 required, none allowed (1 for not-web: 1 of 1)
     await until('the disruption controller computed every budget', async () => {
       const items = (await cp.admin('GET', '/apis/policy/v1/poddisruptionbudgets')).json.items as any[];
-      return items.length === 3 && items.every((p) => p.status?.observedGeneration === p.metadata.generation) ? true : undefined;
+      return items.length === 5 && items.every((p) => p.status?.observedGeneration === p.metadata.generation) ? true : undefined;
     });
   }, 600_000);
   afterAll(async () => cp?.stop());
@@ -109,7 +116,7 @@ describe('budgets: what-if predicts the drain the real API server refuses', () =
       .filter((p: any) => p.code === 'ARCH-WI02')
       .map((p: any) => `${p.objects[0].namespace}/${p.objects[0].name}`)
       .sort();
-    expect(budgets).toEqual(['all/everything', 'expr/db']);
+    expect(budgets).toEqual(['all/everything', 'expr/db', 'two/by-app']);
     expect([r.code, r.json.verdict.state]).toEqual([1, 'not safe']);
     const evict = (namespace: string, name: string) =>
       cp.admin('POST', `/api/v1/namespaces/${namespace}/pods/${name}/eviction`, {
@@ -130,6 +137,26 @@ describe('budgets: what-if predicts the drain the real API server refuses', () =
     }
     const free = await evict('free', 'f-1');
     expect(free.status).toBe(201);
+  });
+
+  test('a pod under two budgets: ARCH-WI02 names both, and the real eviction API answers 500 in the words it quotes', async () => {
+    const items = (await cp.admin('GET', '/apis/policy/v1/namespaces/two/poddisruptionbudgets')).json.items as any[];
+    // each budget alone would allow the eviction
+    expect(items.map((p) => `${p.metadata.name} ${p.status.disruptionsAllowed}`).sort()).toEqual(['by-app 1', 'by-tier 1']);
+    const r = await whatIf(cp, ['n-1']);
+    const two = r.json.predictions.filter((p: any) => p.code === 'ARCH-WI02' && p.objects[0].namespace === 'two');
+    expect(two.map((p: any) => p.objects.map((o: any) => `${o.kind} ${o.name}`))).toEqual([
+      ['PodDisruptionBudget by-app', 'PodDisruptionBudget by-tier', 'Pod t-1'],
+    ]);
+    const e = await cp.admin('POST', '/api/v1/namespaces/two/pods/t-1/eviction', {
+      apiVersion: 'policy/v1',
+      kind: 'Eviction',
+      metadata: { name: 't-1', namespace: 'two' },
+    });
+    expect([e.status, e.json?.message]).toEqual([500, expect.any(String)]);
+    expect(two[0].message).toContain(`answers 500 "${e.json.message}"`);
+    // and the pod is still there
+    expect((await cp.admin('GET', '/api/v1/namespaces/two/pods/t-1')).status).toBe(200);
   });
 });
 

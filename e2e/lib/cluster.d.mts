@@ -5,6 +5,8 @@ export interface ApiResult {
 }
 export interface ControlPlane {
   dir: string;
+  /** The network namespace the control plane runs in (netns: true), else undefined. */
+  netns?: string;
   url: string;
   /** The CA the kubeconfig trusts (the self-signed serving cert, or our CA with servingCertDays). */
   caFile: string;
@@ -47,8 +49,12 @@ export function startControlPlane(opts?: {
   hostname?: string;
   /** Admission plugins kept on that the harness otherwise disables (e.g. PersistentVolumeClaimResize). */
   admission?: string[];
+  /** Run the control plane in a network namespace of its own (root only), reached through a Unix socket bridge. */
+  netns?: boolean;
   log?: (s: string) => void;
 }): Promise<ControlPlane>;
+/** A process in network namespace ns, once it prints "ready"; stop() ends it by PID. */
+export function startInNetns(ns: string, bin: string, argv: string[]): Promise<{ pid: number; stop(): Promise<void> }>;
 export function request(
   conn: { url: string; caFile: string; token: string },
   method: string,

@@ -179,6 +179,10 @@ function kubeconfigText(url, caFile, users) {
  * - servingCertDays: serve kube-apiserver with a certificate of ours valid that many days (see servingCert).
  * - hostname: run kube-apiserver in a UTS namespace of its own with this host name (root only: unshare(1)), so its
  *   identity lease names that "node"; addApiserver(hostname) then starts another on the same etcd as another node.
+ * - netns: run etcd, kube-apiserver and kube-controller-manager in a network namespace of their own (root only:
+ *   ip netns), so a test can give "nodes" addresses there that are not loopback (Endpoints refuse 127.0.0.0/8) and
+ *   the API server really dials them. The harness reaches the API server through a Unix socket bridge
+ *   (netns-bridge.mjs) on a loopback port outside; `cp.netns` names the namespace, and stop() deletes it.
  */
 export async function startControlPlane({
   apiserver = buildApiserver(),
@@ -190,19 +194,35 @@ export async function startControlPlane({
   // admission plugins to keep on that the harness turns off for the other suites (e.g. PersistentVolumeClaimResize,
   // which what-if -f predicts)
   admission = [],
+  netns = false,
   log = () => {},
 } = {}) {
   if (controllerManager === true) controllerManager = buildControllerManager();
   const dir = mkdtempSync(join(tmpdir(), 'kubectl-arch-e2e-'));
   const procs = [];
+  const ns = netns ? `kxa-e2e-${randomUUID().slice(0, 8)}` : undefined;
   const stop = async () => {
     for (const p of procs.reverse()) await stopProc(p);
+    if (ns) {
+      try {
+        execFileSync('ip', ['netns', 'del', ns], { stdio: 'ignore' });
+      } catch {
+        /* already gone */
+      }
+    }
     if (!process.env.KEEP_E2E_DIR) rmSync(dir, { recursive: true, force: true });
   };
+  if (ns) {
+    execFileSync('ip', ['netns', 'add', ns], { stdio: ['ignore', 'ignore', 'pipe'] });
+    execFileSync('ip', ['-n', ns, 'link', 'set', 'lo', 'up'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  }
+  /** A process of the control plane, in the network namespace when there is one (ip netns exec execs it: the PID
+   *  is the process's own). */
+  const run = (bin, argv, opts) => (ns ? spawn('ip', ['netns', 'exec', ns, bin, ...argv], opts) : spawn(bin, argv, opts));
   try {
     const etcdClient = await freePort();
     const etcdPeer = await freePort();
-    const etcd = spawn(
+    const etcd = run(
       etcdBinary(),
       [
         '--name',
@@ -275,17 +295,19 @@ export async function startControlPlane({
     // a host name of its own (an identity lease per "node"): unshare a UTS namespace, set it, then exec kube-apiserver
     const named = (host, bin, argv) =>
       host
-        ? spawn('unshare', ['--uts', '--', 'sh', '-c', 'hostname "$0" && exec "$@"', host, bin, ...argv], {
+        ? run('unshare', ['--uts', '--', 'sh', '-c', 'hostname "$0" && exec "$@"', host, bin, ...argv], {
             stdio: ['ignore', 'ignore', 'pipe'],
           })
-        : spawn(bin, argv, { stdio: ['ignore', 'ignore', 'pipe'] });
+        : run(bin, argv, { stdio: ['ignore', 'ignore', 'pipe'] });
     const api = named(hostname, apiserver, args);
     procs.push(api);
     let apiErr = '';
     api.stderr.on('data', (d) => {
       apiErr = (apiErr + d).slice(-8000);
     });
-    const url = `https://127.0.0.1:${port}`;
+    // inside the network namespace the API server is at its own port; the harness reaches it through the bridge
+    const inner = `https://127.0.0.1:${port}`;
+    const url = ns ? `https://127.0.0.1:${await bridge(ns, dir, port, procs)}` : inner;
     const caFile = own ? own.caFile : join(dir, 'certs', 'apiserver.crt');
     const deadline = Date.now() + 90_000;
     let ready = false;
@@ -316,8 +338,8 @@ export async function startControlPlane({
       // its own kubeconfig with only the admin (system:masters): with --use-service-account-credentials=false every
       // controller uses it. --secure-port=0: no serving endpoint (nothing scrapes it), so no delegated authn lookups.
       const kcmConfig = join(dir, 'controller-manager.kubeconfig');
-      writeFileSync(kcmConfig, kubeconfigText(url, caFile, { admin: USERS.admin }));
-      kcm = spawn(
+      writeFileSync(kcmConfig, kubeconfigText(inner, caFile, { admin: USERS.admin }));
+      kcm = run(
         controllerManager,
         [
           `--kubeconfig=${kcmConfig}`,
@@ -415,6 +437,7 @@ export async function startControlPlane({
     return {
       addApiserver,
       dir,
+      netns: ns,
       url,
       caFile,
       kubeconfig,
@@ -435,6 +458,45 @@ export async function startControlPlane({
     await stop();
     throw e;
   }
+}
+
+const BRIDGE = fileURLToPath(new URL('./netns-bridge.mjs', import.meta.url));
+
+/** Starts a bridge process and resolves once it prints "ready" (or rejects with its stderr if it exits first). */
+function started(child, what) {
+  return new Promise((resolve, reject) => {
+    let err = '';
+    child.stderr?.on('data', (d) => {
+      err = (err + d).slice(-2000);
+    });
+    child.stdout.on('data', (d) => {
+      if (String(d).includes('ready')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`${what} exited (${code}): ${err}`)));
+  });
+}
+
+/** The API server's port inside network namespace ns, reached from a loopback port outside: a Unix socket in dir
+ *  between a forwarder inside and a listener outside. Resolves to the outside port. */
+async function bridge(ns, dir, port, procs) {
+  const sock = join(dir, 'apiserver.sock');
+  const inside = spawn('ip', ['netns', 'exec', ns, process.execPath, BRIDGE, 'listen-unix', sock, '127.0.0.1', String(port)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  procs.push(inside);
+  await started(inside, 'the bridge inside the network namespace');
+  const outer = await freePort();
+  const outside = spawn(process.execPath, [BRIDGE, 'listen-tcp', '127.0.0.1', String(outer), sock], { stdio: ['ignore', 'pipe', 'pipe'] });
+  procs.push(outside);
+  await started(outside, 'the bridge outside the network namespace');
+  return outer;
+}
+
+/** A process in network namespace ns (a test's webhook server), resolved once it prints "ready"; stopped by PID. */
+export async function startInNetns(ns, bin, argv) {
+  const child = spawn('ip', ['netns', 'exec', ns, bin, ...argv], { stdio: ['ignore', 'pipe', 'pipe'] });
+  await started(child, `${bin} in ${ns}`);
+  return { pid: child.pid, stop: () => stopProc(child) };
 }
 
 const agents = new Map();

@@ -107,16 +107,24 @@ function readyAddresses(ctx: CheckContext, ns: string, name: string): Listed[] |
   return sliceAddresses(slices).filter((a) => a.ready);
 }
 
-/** Why no listed address answers, when none does: each one with what serves it and why that is down. */
-function deadBackend(ctx: CheckContext, ready: Listed[]): string | null {
-  const { dead } = deadAddresses(ctx.snap.of(R.pods), ctx.snap.of(R.nodes), !ctx.snap.gap(R.nodes));
+/** What the listed ready addresses show: one answers (null); none does (dead: each with what served it and why it is
+ *  down); or none is known to answer and some map to nothing while pods are listed without their IPs (metadata only,
+ *  as doctor lists them) — those could be pods on a node that is gone: not judged. An address that maps to nothing
+ *  while every pod's IP is visible is outside the cluster, and counts as live here, as the API server's list says. */
+function backendState(ctx: CheckContext, ready: Listed[]): { dead: string } | { unknown: string[] } | null {
+  const pods = ctx.snap.of(R.pods);
+  const { book, dead } = deadAddresses(pods, ctx.snap.of(R.nodes), !ctx.snap.gap(R.nodes));
+  // a running pod always has an IP: one without is a pod listed metadata-only
+  const ipsHidden = Boolean(ctx.snap.gap(R.pods)) || pods.some((p) => p.status?.phase === 'Running' && !p.status?.podIP);
   const why: string[] = [];
+  const unknown: string[] = [];
   for (const a of ready) {
     const w = dead(a);
-    if (!w) return null;
-    why.push(w);
+    if (w) why.push(w);
+    else if (ipsHidden && !book.serves(a)) unknown.push(a.ip);
+    else return null;
   }
-  return why.join('; ');
+  return unknown.length ? { unknown } : { dead: why.join('; ') };
 }
 
 /** The caBundle's problem, if any: empty, not a certificate, or expired (every PEM in it). */
@@ -145,7 +153,7 @@ function caProblem(b64: string | undefined, now: Date): string | null {
     : null;
 }
 
-function configFindings(ctx: CheckContext, cfg: KObject, kubeSystemLabels: Record<string, string>): Array<Draft<Code>> {
+function configFindings(ctx: CheckContext, cfg: KObject, kubeSystemLabels: Record<string, string>, unjudged: string[]): Array<Draft<Code>> {
   const out: Array<Draft<Code>> = [];
   const ref: ObjectRef = { kind: cfg.kind ?? '?', apiVersion: cfg.apiVersion, name: cfg.metadata.name };
   const hooks: Hook[] = Array.isArray(cfg.webhooks) ? cfg.webhooks : [];
@@ -184,11 +192,15 @@ function configFindings(ctx: CheckContext, cfg: KObject, kubeSystemLabels: Recor
         svc: svcRef,
       });
     else if (ready) {
-      const dead = deadBackend(ctx, ready);
-      if (dead)
+      const state = backendState(ctx, ready);
+      if (state && 'unknown' in state)
+        unjudged.push(
+          `whether ${h.name} has a backend: Service ${svc.namespace}/${svc.name} lists ${state.unknown.join(', ')} by address alone, and the pods' addresses are not visible (pods listed without their bodies)`,
+        );
+      else if (state)
         down.push({
           hook: h,
-          why: `service "${svc.namespace}/${svc.name}" lists only addresses nothing answers at — ${dead}; the endpoints were written by hand and no controller drops them, so the API server still dials them and gets no answer: failed calling webhook "${h.name}": failed to call webhook: … dial tcp ${ready[0]!.ip}:…`,
+          why: `service "${svc.namespace}/${svc.name}" lists only addresses nothing answers at — ${state.dead}; the endpoints were written by hand and no controller drops them, so the API server still dials them and gets no answer: failed calling webhook "${h.name}": failed to call webhook: … dial tcp ${ready[0]!.ip}:…`,
           radius: blastRadius(h, kubeSystemLabels),
           svc: svcRef,
           byHand: true,
@@ -373,16 +385,18 @@ export const admissionWebhooks = defineCheck({
     why: 'The API server is the only door to the cluster state, and admission webhooks stand in it. A fail-closed webhook that cannot be called rejects every matching create and update ("failed calling webhook …: no endpoints available for service …"); one that matches kube-system can block the control plane\'s own writes and the webhook\'s own pods — a deadlock (kyverno and cert-manager threads show it).',
     fix: "Bring the backend back (its Deployment, its pods' readiness); if the tool was uninstalled and its configuration left behind, delete the configuration (it then checks nothing). To break a deadlock, set failurePolicy: Ignore or exclude kube-system with a namespaceSelector until the backend is back. For a caBundle, fix what injects it (cert-manager cainjector, the operator).",
     limits:
-      'Readiness is what Kubernetes reports; a ready backend can still fail (TLS, network policy, a timeout) — that shows only in API server errors. A hand-written address that maps to no visible pod or node counts as live here (what-if does not count on it). URL webhooks are outside reach. Fail-open webhooks are not reported (they cost latency, not rejections).',
+      "Readiness is what Kubernetes reports; a ready backend can still fail (TLS, network policy, a timeout) — that shows only in API server errors. A hand-written address that maps to no pod or node counts as live when every pod's address is visible (it is outside the cluster: what-if still does not count on it), and is not judged when pods are listed without their addresses (doctor lists them metadata-only): it could be a pod on a node that is gone. URL webhooks are outside reach. Fail-open webhooks are not reported (they cost latency, not rejections).",
   },
   run(ctx) {
     const ks = ctx.snap.of(R.namespaces).find((n) => n.metadata.name === 'kube-system');
     const labels = ks?.metadata.labels ?? { 'kubernetes.io/metadata.name': 'kube-system' };
     const configs = [...ctx.snap.of(R.validatingWebhooks), ...ctx.snap.of(R.mutatingWebhooks)];
-    const findings = configs.flatMap((c) => configFindings(ctx, c, labels));
+    const unjudged: string[] = [];
+    const findings = configs.flatMap((c) => configFindings(ctx, c, labels, unjudged));
     const hooks = configs.reduce((n, c) => n + (Array.isArray(c.webhooks) ? c.webhooks.length : 0), 0);
     return {
       findings,
+      ...(unjudged.length ? { unjudged } : {}),
       passed: `${hooks} webhook${hooks === 1 ? '' : 's'} in ${configs.length} configuration${configs.length === 1 ? '' : 's'}: every fail-closed one has a ready backend`,
     };
   },
