@@ -109,12 +109,17 @@ function lookupOf(snap: Snapshot): Lookup {
  *  with the Services not visible, the controller's own marks. */
 function managedEndpoints(e: KObject, services: Map<string, KObject> | null): boolean {
   if (e.metadata.labels?.['endpoints.kubernetes.io/managed-by'] === 'endpoint-controller') return true;
+  if (isApiServers(e)) return true;
   const svc = services?.get(podKey(e.metadata.namespace, e.metadata.name));
   if (services) return Boolean(svc?.spec?.selector && Object.keys(svc.spec.selector).length);
   return Boolean(e.metadata.annotations?.['endpoints.kubernetes.io/last-change-trigger-time']);
 }
 const managedSlice = (e: KObject): boolean =>
-  e.metadata.labels?.['endpointslice.kubernetes.io/managed-by'] === 'endpointslice-controller.k8s.io';
+  e.metadata.labels?.['endpointslice.kubernetes.io/managed-by'] === 'endpointslice-controller.k8s.io' || isApiServers(e);
+/** default/kubernetes: the API servers' own endpoint reconciler drops a server whose lease expired. */
+const isApiServers = (e: KObject): boolean =>
+  e.metadata.namespace === 'default' &&
+  (e.metadata.name === 'kubernetes' || e.metadata.labels?.['kubernetes.io/service-name'] === 'kubernetes');
 
 export function hypothesize(snap: Snapshot, h: Hypothesis, now: Date): Snapshot {
   const down = new Set(h.nodes);
