@@ -57,26 +57,38 @@ function listed(a: Record<string, any>, ready: boolean): Listed {
   };
 }
 
-/** Looks addresses up among the pods and nodes visible. */
+/** Looks addresses up among the pods and nodes visible. Each index is built on first use (a cluster whose endpoints
+ *  all name their pods never builds the one by IP: 50,000 pods are two maps of 50,000). */
 export class AddressBook {
-  private pods = new Map<string, KObject>();
-  private byIp = new Map<string, KObject>();
+  private byName?: Map<string, KObject>;
+  private byIpMap?: Map<string, KObject>;
   private nodeByIp = new Map<string, string>();
   private nodeNames = new Set<string>();
 
-  constructor(pods: readonly KObject[], nodes: readonly KObject[]) {
-    for (const p of pods) {
-      this.pods.set(podKey(p.metadata.namespace, p.metadata.name), p);
-      // a finished pod's IP may be given to another one: only pods that hold it now
-      if (p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed') continue;
-      for (const ip of [str(p.status?.podIP), ...arr(p.status?.podIPs).map((x: { ip?: unknown }) => str(x?.ip))])
-        if (ip) this.byIp.set(ip, p);
-    }
+  constructor(
+    private readonly podList: readonly KObject[],
+    nodes: readonly KObject[],
+  ) {
     for (const n of nodes) {
       this.nodeNames.add(n.metadata.name);
       for (const a of arr(n.status?.addresses))
         if (str(a?.address) && a?.type !== 'Hostname') this.nodeByIp.set(a.address, n.metadata.name);
     }
+  }
+
+  private get pods(): Map<string, KObject> {
+    return (this.byName ??= new Map(this.podList.map((p) => [podKey(p.metadata.namespace, p.metadata.name), p] as const)));
+  }
+
+  private get byIp(): Map<string, KObject> {
+    if (this.byIpMap) return this.byIpMap;
+    const m = new Map<string, KObject>();
+    for (const p of this.podList) {
+      // a finished pod's IP may be given to another one: only pods that hold it now
+      if (p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed') continue;
+      for (const ip of [str(p.status?.podIP), ...arr(p.status?.podIPs).map((x: { ip?: unknown }) => str(x?.ip))]) if (ip) m.set(ip, p);
+    }
+    return (this.byIpMap = m);
   }
 
   /** What serves the address, or undefined when nothing visible does. */

@@ -54,11 +54,14 @@ type Touches = (o: KObject, l: Lookup) => string[];
 const podKey = (ns: string | undefined, name: string | undefined): string => `${ns ?? ''}/${name ?? ''}`;
 const byName: Touches = (o) => [o.metadata.name];
 const podTouches: Touches = (p) => [String(p.spec?.nodeName ?? '')];
-const address = (a: Record<string, any>, l: Lookup): string[] => [
-  String(a?.nodeName ?? ''),
-  ...(a?.targetRef?.kind === 'Pod' ? [l.podNode.get(podKey(a.targetRef.namespace, a.targetRef.name)) ?? ''] : []),
-  l.book.serves({ ip: String(a?.ip ?? ''), nodeName: a?.nodeName, targetRef: a?.targetRef })?.node ?? '',
-];
+const address = (a: Record<string, any>, l: Lookup): string[] => {
+  const named = [
+    String(a?.nodeName ?? ''),
+    ...(a?.targetRef?.kind === 'Pod' ? [l.podNode.get(podKey(a.targetRef.namespace, a.targetRef.name)) ?? ''] : []),
+  ];
+  // written by a controller (its node or pod named): that is what serves it; else by what has its IP
+  return named.some(Boolean) ? named : [l.book.serves({ ip: String(a?.ip ?? ''), targetRef: a?.targetRef })?.node ?? ''];
+};
 const endpointsTouches: Touches = (e, l) =>
   arr(e.subsets).flatMap((s) => [...arr(s?.addresses), ...arr(s?.notReadyAddresses)].flatMap((a) => address(a, l)));
 const sliceTouches: Touches = (e, l) =>
