@@ -233,7 +233,7 @@ describe('a pod under two budgets: the eviction API answers 500, whatever each a
     );
     const wi02 = codes(two, 'ARCH-WI02');
     expect(wi02).toHaveLength(1);
-    expect(wi02[0]!.title).toBe('kubectl drain cannot evict pod shop/api-1: PodDisruptionBudgets api and web both select it');
+    expect(wi02[0]!.title).toBe('`kubectl drain` cannot evict pod shop/api-1: PodDisruptionBudgets api and web both select it');
     expect(wi02[0]!.message).toContain(`answers 500 "${MULTIPLE_BUDGETS}"`);
     expect(wi02[0]!.objects.map((o) => `${o.kind} ${o.name}`)).toEqual(['PodDisruptionBudget api', 'PodDisruptionBudget web', 'Pod api-1']);
     expect(String(wi02[0]!.fix?.[0])).toMatch(/one budget: .*kubectl -n shop get poddisruptionbudgets api web -o yaml$/);

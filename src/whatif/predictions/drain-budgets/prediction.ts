@@ -8,7 +8,6 @@
 import { groupOf, type KObject } from '../../../model.js';
 import { R } from '../../../resources.js';
 import { selects, selectorText } from '../../../lib/selector.js';
-import { command } from '../../../lib/shell.js';
 import { controllerOf, running } from '../../cluster.js';
 import { definePrediction, input, type Prediction } from '../../types.js';
 import { command, inNamespace, type Step } from '../../../lib/shell.js';
@@ -137,7 +136,7 @@ export default definePrediction({
         code: 'ARCH-WI02',
         from: 'what-if',
         severity: 'error',
-        title: `kubectl drain cannot evict ${pods.length === 1 ? `pod ${ns}/${pods[0]!.metadata.name}` : `${pods.length} pods in ${ns}`}: PodDisruptionBudgets ${names.join(' and ')} both select ${pods.length === 1 ? 'it' : 'them'}`,
+        title: `\`kubectl drain\` cannot evict ${pods.length === 1 ? `pod ${ns}/${pods[0]!.metadata.name}` : `${pods.length} pods in ${ns}`}: PodDisruptionBudgets ${names.join(' and ')} both select ${pods.length === 1 ? 'it' : 'them'}`,
         message: `${pods.map((p) => p.metadata.name).join(', ')} ${pods.length === 1 ? 'is' : 'are'} selected by ${names.map((n, i) => `${n} (selector ${selectorText(pdbs[i]!.spec?.selector)})`).join(' and ')}. The eviction API supports one budget per pod: whatever each allows, it answers 500 "${MULTIPLE_BUDGETS}", and kubectl drain gives up on the pod ("error when evicting pods/\"${pods[0]!.metadata.name}\" -n \"${ns}\": ${MULTIPLE_BUDGETS}") instead of retrying — the node is not drained.`,
         objects: [
           ...pdbs.map((b) => ({
@@ -150,7 +149,7 @@ export default definePrediction({
         ],
         why: 'The eviction API decrements one budget per eviction and refuses to choose between two: a pod under two budgets can only be deleted, never evicted.',
         fix: [
-          command(['kubectl', '-n', ns, 'get', 'poddisruptionbudgets', ...names, '-o', 'yaml'], {
+          command(['kubectl', ...inNamespace(ns), 'get', 'poddisruptionbudgets', ...names, '-o', 'yaml'], {
             say: `give each pod one budget: narrow the selector of one of ${names.join(' and ')} (or merge them into one) so that they no longer overlap; compare them`,
           }),
           ...owned.map(
