@@ -110,8 +110,9 @@ export const PV_SOURCES = [
 /** A condition list as the API writes it (type, status, reason, message, times). */
 const CONDITIONS = 'status.conditions';
 
-/** Pods: metadata, where they run, whether ready and how their containers ended; what-if also their requests,
- *  tolerations and claims — never env, commands or images. */
+/** Pods: metadata, where they run, whether ready and how their containers ended, their IPs (what serves an address a
+ *  Service lists by hand); what-if also their requests, tolerations, claims and where they may be scheduled
+ *  (nodeSelector, required node affinity) — never env, commands or images. */
 const POD_FIELDS = [
   'metadata.annotations["kubeadm.kubernetes.io/*"]',
   'metadata.annotations["kubernetes.io/config.mirror"]',
@@ -122,9 +123,13 @@ const POD_FIELDS = [
   'spec.volumes[].persistentVolumeClaim.claimName',
   'spec.containers[].resources.requests.cpu',
   'spec.containers[].resources.requests.memory',
+  'spec.nodeSelector',
+  'spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution',
   'status.phase',
   CONDITIONS,
   'status.startTime',
+  'status.podIP',
+  'status.podIPs[].ip',
   'status.containerStatuses[].name',
   'status.containerStatuses[].restartCount',
   'status.containerStatuses[].state',
@@ -211,7 +216,11 @@ export const R = {
   },
   endpoints: {
     ...t('', 'v1', 'endpoints', 'Endpoints', true),
-    fields: ['subsets[].addresses', 'subsets[].notReadyAddresses'],
+    fields: [
+      'metadata.annotations["endpoints.kubernetes.io/last-change-trigger-time"]',
+      'subsets[].addresses',
+      'subsets[].notReadyAddresses',
+    ],
   },
   configmaps: { ...t('', 'v1', 'configmaps', 'ConfigMap', true), fields: ['data'] },
   events: {
@@ -227,7 +236,7 @@ export const R = {
       'spec.claimRef.namespace',
       'spec.csi.driver',
       'spec.awsElasticBlockStore.volumeID',
-      'spec.nodeAffinity',
+      'spec.nodeAffinity.required',
       'spec.persistentVolumeReclaimPolicy',
       'spec.storageClassName',
       ...PV_SOURCES.map((x) => `spec.${x}`),

@@ -9,6 +9,25 @@
 import { condition } from './k8s.js';
 import type { KObject } from '../model.js';
 
+/** The fields each reader of listed addresses reads, per type: every check, prediction and engine that maps addresses
+ *  with this module declares them in its inputs (what a snapshot keeps is held to the declarations). */
+const ADDRESS = ['ip', 'nodeName', 'targetRef'];
+export const ADDRESS_FIELDS = {
+  endpoints: ['addresses', 'notReadyAddresses'].flatMap((l) => ADDRESS.map((f) => `subsets[].${l}[].${f}`)),
+  /** Slices name their Service by label (kubernetes.io/service-name: metadata.labels is kept of every object). */
+  endpointslices: [
+    'metadata.labels["kubernetes.io/service-name"]',
+    'endpoints[].addresses',
+    'endpoints[].conditions.ready',
+    'endpoints[].nodeName',
+    'endpoints[].targetRef',
+  ],
+  /** A pod whose IP an address is, its node, and whether it still holds it (a finished pod's IP is given away). */
+  pods: ['spec.nodeName', 'status.phase', 'status.podIP', 'status.podIPs[].ip'],
+  /** A node whose own address it is (not its Hostname), and whether it still posts status. */
+  nodes: ['status.addresses[].address', 'status.addresses[].type', 'status.conditions'],
+} as const;
+
 /** One address as listed, and whether it is listed as ready. */
 export interface Listed {
   ip: string;
@@ -43,7 +62,7 @@ export function sliceAddresses(slices: readonly KObject[]): Listed[] {
       // the API server dials only the first address of an endpoint
       arr(e?.addresses)
         .slice(0, 1)
-        .map((ip) => ({ ...listed({ ...e, ip }, e?.conditions?.ready !== false) })),
+        .map((ip) => listed({ ip, nodeName: e?.nodeName, targetRef: e?.targetRef }, e?.conditions?.ready !== false)),
     ),
   );
 }

@@ -6,6 +6,7 @@ import type { Check } from '../checks/types.js';
 import { APISERVER_LEASE_FRESH_MS } from '../etcd/quorum.js';
 import { detectDistribution, type Distribution } from '../fingerprint.js';
 import { isReady } from '../lib/k8s.js';
+import { ADDRESS_FIELDS } from '../lib/endpoints.js';
 import { HOSTNAME, nodeNamer, volumeNodes } from '../lib/nodes.js';
 import { gkKey, groupOf, type KObject, type ObjectRef } from '../model.js';
 import { R } from '../resources.js';
@@ -13,15 +14,50 @@ import type { Snapshot } from '../snapshot/snapshot.js';
 import type { Hypothesis } from './hypothesis.js';
 
 /** What the cluster as it would be reads beyond the predictions' and checks' own inputs: where each backend runs
- *  (every address form of an endpoint), how long a lease lasts, why a container is not running. */
+ *  (every address form of an endpoint; what serves a hand-written one, by a pod's or a node's IP; whether a controller
+ *  keeps the endpoints or they are written by hand), how long a lease lasts and which host holds it, why a container
+ *  is not running, which backends a fail-closed webhook or an APIService dials. */
 export const WHATIF_READS = [
   {
     ...R.endpointslices,
-    fields: ['addressType', 'endpoints[].addresses', 'endpoints[].conditions', 'endpoints[].nodeName', 'endpoints[].targetRef', 'ports'],
+    fields: [
+      'metadata.labels["endpointslice.kubernetes.io/managed-by"]',
+      'metadata.labels["kubernetes.io/service-name"]',
+      'addressType',
+      'endpoints[].addresses',
+      'endpoints[].conditions',
+      'endpoints[].nodeName',
+      'endpoints[].targetRef',
+      'ports',
+    ],
   },
-  { ...R.endpoints, fields: ['subsets[].notReadyAddresses'] },
-  { ...R.leases, fields: ['spec.leaseDurationSeconds'] },
-  { ...R.pods, fields: ['status.containerStatuses[].state'] },
+  {
+    ...R.endpoints,
+    fields: [
+      'metadata.labels["endpoints.kubernetes.io/managed-by"]',
+      'metadata.labels["kubernetes.io/service-name"]',
+      'metadata.annotations["endpoints.kubernetes.io/last-change-trigger-time"]',
+      // moved whole between ready and not ready, or kept with the node that serves them (hand-written)
+      'subsets[].addresses',
+      'subsets[].notReadyAddresses',
+    ],
+  },
+  // a Service with a selector has its endpoints kept by a controller
+  { ...R.services, fields: ['spec.selector'] },
+  { ...R.leases, fields: ['spec.holderIdentity', 'spec.leaseDurationSeconds'] },
+  { ...R.pods, fields: [...ADDRESS_FIELDS.pods, 'status.containerStatuses[].state'] },
+  // a node by its host name (metadata.labels), by its own address, and whether it still posts status
+  { ...R.nodes, fields: ADDRESS_FIELDS.nodes },
+  ...[R.validatingWebhooks, R.mutatingWebhooks].map((t) => ({
+    ...t,
+    fields: [
+      'webhooks[].name',
+      'webhooks[].failurePolicy',
+      'webhooks[].clientConfig.service.name',
+      'webhooks[].clientConfig.service.namespace',
+    ],
+  })),
+  { ...R.apiservices, fields: ['spec.service.name', 'spec.service.namespace'] },
   { ...R.etcdSnapshotFiles, fields: ['status.error.time', 'status.error.message'] },
   // a workload's wanted count, whatever its kind (a Rollout, an operator's cluster): kept of every object
   { group: '*', kind: '*', fields: ['spec.replicas', 'spec.instances'] },

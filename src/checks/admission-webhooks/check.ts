@@ -6,7 +6,7 @@
 // Endpoints written by hand (a Service without a selector) are not kept by any controller: an address whose node
 // stopped answering (Ready Unknown) or is gone stays listed, and the API server dials it in vain — each address is
 // mapped to what serves it (lib/endpoints.ts) and judged by that.
-import { deadAddresses, endpointsAddresses, sliceAddresses, type Listed } from '../../lib/endpoints.js';
+import { ADDRESS_FIELDS, deadAddresses, endpointsAddresses, sliceAddresses, type Listed } from '../../lib/endpoints.js';
 import { refText, type KObject, type ObjectRef, type Severity } from '../../model.js';
 import { R } from '../../resources.js';
 import { defineCheck, finding, type CheckContext, type Draft } from '../types.js';
@@ -358,22 +358,28 @@ export const admissionWebhooks = defineCheck({
     },
     {
       ...R.endpoints,
-      fields: ['subsets[].addresses'],
+      fields: ADDRESS_FIELDS.endpoints,
       role: 'evidence',
       lost: 'ready addresses are read from EndpointSlices only',
       or: R.endpointslices,
     },
-    { ...R.endpointslices, fields: [], role: 'evidence', lost: 'ready addresses are read from Endpoints only', or: R.endpoints },
+    {
+      ...R.endpointslices,
+      fields: ADDRESS_FIELDS.endpointslices,
+      role: 'evidence',
+      lost: 'ready addresses are read from Endpoints only',
+      or: R.endpoints,
+    },
     { ...R.namespaces, fields: [], role: 'context', lost: "kube-system's labels are assumed to be the default ones" },
     {
       ...R.nodes,
-      fields: ['status.addresses[].address', 'status.conditions'],
+      fields: ADDRESS_FIELDS.nodes,
       role: 'context',
       lost: 'an address a Service lists by hand is not known to be on a node that stopped answering (it counts as live)',
     },
     {
       ...R.podsLean,
-      fields: ['spec.nodeName', 'status.podIP', 'status.podIPs[].ip', 'status.phase'],
+      fields: ADDRESS_FIELDS.pods,
       role: 'context',
       lost: 'an address a Service lists by hand is not known to be a pod on a node that stopped answering',
     },

@@ -5,7 +5,7 @@
 // pods as ready endpoints; the API server's lease reconciler keeps default/kubernetes to the live servers.
 import { condition, isReady } from '../../lib/k8s.js';
 import { refText, type KObject, type ObjectRef } from '../../model.js';
-import { deadAddresses, endpointsAddresses, sliceAddresses, type Listed } from '../../lib/endpoints.js';
+import { ADDRESS_FIELDS, deadAddresses, endpointsAddresses, sliceAddresses, type Listed } from '../../lib/endpoints.js';
 import { nodeNamer } from '../../lib/nodes.js';
 import { R } from '../../resources.js';
 import { KUBELET_DNS } from '../immutable-retry-loop/check.js';
@@ -327,11 +327,10 @@ export const clusterDns = defineCheck({
     {
       ...R.podsLean,
       fields: [
-        'spec.nodeName',
+        ...ADDRESS_FIELDS.pods,
         'status.conditions',
         'status.containerStatuses[].restartCount',
         'status.containerStatuses[].state.waiting.reason',
-        'status.phase',
       ],
       role: 'subject',
       lost: 'which pods match the DNS selector, and their state (NodeLocal DNSCache too), cannot be shown',
@@ -339,14 +338,14 @@ export const clusterDns = defineCheck({
     },
     {
       ...R.endpoints,
-      fields: ['subsets[].addresses[].ip', 'subsets[].addresses[].targetRef.name', 'subsets[].notReadyAddresses[].targetRef.name'],
+      fields: ADDRESS_FIELDS.endpoints,
       role: 'subject',
       lost: 'ready endpoints are read from EndpointSlices only',
       or: R.endpointslices,
     },
     {
       ...R.endpointslices,
-      fields: ['endpoints[].conditions.ready', 'endpoints[].targetRef.name'],
+      fields: ADDRESS_FIELDS.endpointslices,
       role: 'subject',
       lost: 'ready endpoints are read from Endpoints only',
       or: R.endpoints,
@@ -359,9 +358,10 @@ export const clusterDns = defineCheck({
     },
     {
       ...R.nodes,
-      fields: ['status.addresses[].address', 'status.addresses[].type'],
+      // by its host name label too (an identity lease names the host), and whether it still posts status
+      fields: ['metadata.labels["kubernetes.io/hostname"]', ...ADDRESS_FIELDS.nodes],
       role: 'evidence',
-      lost: 'API server identity leases cannot be mapped to node addresses',
+      lost: 'API server identity leases cannot be mapped to node addresses, nor a hand-written DNS address to a node that stopped answering',
     },
   ],
   docs: {

@@ -66,7 +66,7 @@ export default definePrediction({
   contract: 'workloads',
   reads: [
     { ...R.persistentvolumeclaims, fields: ['spec.volumeName'] },
-    { ...R.persistentvolumes, fields: ['spec.nodeAffinity'] },
+    { ...R.persistentvolumes, fields: ['spec.nodeAffinity.required'] },
   ],
   needs: [
     input(R.pods, 'subject', 'which pods move and what the nodes left already hold', {
@@ -74,7 +74,10 @@ export default definePrediction({
         'metadata.annotations["kubernetes.io/config.mirror"]',
         'spec.containers[].resources.requests.cpu',
         'spec.containers[].resources.requests.memory',
+        // where the scheduler may place it (lib/nodes.ts podAllowsNode)
+        'spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution',
         'spec.nodeName',
+        'spec.nodeSelector',
         'spec.tolerations[].effect',
         'spec.tolerations[].key',
         'spec.tolerations[].operator',
@@ -83,7 +86,9 @@ export default definePrediction({
       ],
     }),
     input(R.nodes, 'subject', 'which nodes are left and their allocatable resources', {
+      // metadata.labels (kept of every object) and the name: what a pod's nodeSelector and node affinity match
       fields: [
+        'metadata.labels',
         'spec.taints[].effect',
         'spec.taints[].key',
         'spec.unschedulable',
@@ -111,7 +116,16 @@ export default definePrediction({
         !pinned.has(`${p.metadata.namespace}/${p.metadata.name}`) &&
         !toleratesAll(p),
     );
-    if (!moving.some((p) => requests(p).cpu || requests(p).memory || p.spec?.nodeSelector || p.spec?.affinity)) return { predictions: [] };
+    if (
+      !moving.some(
+        (p) =>
+          requests(p).cpu ||
+          requests(p).memory ||
+          p.spec?.nodeSelector ||
+          p.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution,
+      )
+    )
+      return { predictions: [] };
     // no node left at all: nothing can move, and ARCH-WI01 and the checks say what goes down
     if (!left.length) return { predictions: [] };
     const noAlloc = left.filter((n) => !n.status?.allocatable?.cpu && !n.status?.allocatable?.memory);

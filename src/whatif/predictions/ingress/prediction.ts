@@ -3,7 +3,7 @@
 import { refOf } from '../../../lib/k8s.js';
 import type { KObject } from '../../../model.js';
 import { R } from '../../../resources.js';
-import { addressBook, endpointsAddresses, sliceAddresses } from '../../../lib/endpoints.js';
+import { ADDRESS_FIELDS, addressBook, endpointsAddresses, sliceAddresses } from '../../../lib/endpoints.js';
 import { definePrediction, input, refText, type Prediction } from '../../types.js';
 
 const INGRESS = /(ingress|traefik|gateway|haproxy|contour|envoy|kong|nginx)/;
@@ -15,15 +15,15 @@ export default definePrediction({
   contract: 'interfaces',
   reads: [
     { ...R.deployments, fields: ['spec.replicas'] },
-    { ...R.endpoints, fields: ['subsets[].addresses[].nodeName', 'subsets[].addresses[].targetRef'] },
+    { ...R.endpoints, fields: ADDRESS_FIELDS.endpoints },
   ],
   needs: [
     input(R.services, 'subject', 'which Services take traffic from outside', { fields: ['spec.type'] }),
-    input(R.endpointslices, 'evidence', "where a Service's ready backends run", { or: R.endpoints, fields: [] }),
-    input(R.pods, 'context', 'the node of a backend whose endpoint does not name it', {
-      fields: ['spec.nodeName', 'status.phase', 'status.podIP', 'status.podIPs[].ip'],
+    input(R.endpointslices, 'evidence', "where a Service's ready backends run", { or: R.endpoints, fields: ADDRESS_FIELDS.endpointslices }),
+    input(R.pods, 'context', 'the node of a backend whose endpoint does not name it', { fields: ADDRESS_FIELDS.pods }),
+    input(R.nodes, 'context', 'the node whose own address a hand-written endpoint lists', {
+      fields: ['status.addresses[].address', 'status.addresses[].type'],
     }),
-    input(R.nodes, 'context', 'the node whose own address a hand-written endpoint lists', { fields: ['status.addresses[].address'] }),
   ],
   docs: {
     what: 'A Service of type LoadBalancer, or one named for an ingress or gateway (traefik, ingress-nginx, istio gateways, envoy, kong, haproxy, contour), whose every ready endpoint runs on the nodes going down: traffic from outside stops until its pods run elsewhere.',

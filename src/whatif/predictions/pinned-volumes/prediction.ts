@@ -19,13 +19,13 @@ export default definePrediction({
     }),
     input(R.persistentvolumes, 'evidence', 'which node a volume can be mounted on', {
       relevant: (c) => c.claimsThere,
-      fields: ['spec.nodeAffinity', 'spec.storageClassName'],
+      fields: ['spec.nodeAffinity.required', 'spec.storageClassName'],
     }),
     input(
       R.nodes,
       'evidence',
       "which nodes a volume's nodeAffinity matches (by their labels: kubernetes.io/hostname is not always the node's name)",
-      { relevant: (c) => c.claimsThere, fields: ['spec.unschedulable', 'status.conditions'] },
+      { relevant: (c) => c.claimsThere, fields: ['metadata.labels', 'spec.unschedulable', 'status.conditions'] },
     ),
   ],
   docs: {

@@ -13,7 +13,9 @@ export default definePrediction({
   reads: [
     { ...R.leases, fields: ['spec.renewTime'] },
     { ...R.persistentvolumeclaims, fields: ['spec.volumeName'] },
-    { ...R.persistentvolumes, fields: ['spec.nodeAffinity'] },
+    { ...R.persistentvolumes, fields: ['spec.nodeAffinity.required'] },
+    // which nodes a pinned volume allows (by their labels), and whether one left takes pods
+    { ...R.nodes, fields: ['metadata.labels', 'spec.unschedulable', 'status.conditions'] },
   ],
   needs: [
     input(R.pods, 'subject', 'which workloads run there', {
