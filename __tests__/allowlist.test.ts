@@ -21,7 +21,12 @@ import { covered, fieldTree, parsePath, type FieldTree } from '../src/snapshot/f
 import { loadSnapshot } from '../src/snapshot/load.js';
 import { Cluster, WHATIF_READS } from '../src/whatif/cluster.js';
 import { whatIf } from '../src/whatif/predict.js';
-import { UNITS } from '../src/whatif/predictions/registry.js';
+import { UNITS, UPGRADE_UNITS } from '../src/whatif/predictions/registry.js';
+import { whatIfUpgrade } from '../src/whatif/upgrade/predict.js';
+import { UPGRADE_READS } from '../src/whatif/upgrade/rollout.js';
+import { currentVersion, parseTarget, type UpgradeHypothesis } from '../src/whatif/upgrade/version.js';
+import type { Hypothesis } from '../src/whatif/hypothesis.js';
+import type { Snapshot } from '../src/snapshot/snapshot.js';
 import { corpusCases } from './helpers/corpus.js';
 import { EXAMPLE } from './helpers/fixtures.js';
 import { recording, type Reads } from './helpers/reads.js';
@@ -60,7 +65,7 @@ function undeclared(reads: Reads, decls: readonly Decl[]): string[] {
 
 const SNAPSHOTS = [...corpusCases().map((c) => join(c.dir, 'snapshot.yaml')), EXAMPLE];
 const UNITS_DIR = join(ROOT, 'src/whatif/predictions');
-const WHATIF_CASES: Array<{ file: string; nodes: string[]; remove: boolean }> = [
+const WHATIF_CASES: Array<{ file: string; nodes: string[]; remove: boolean; upgrade?: string }> = [
   ...readdirSync(UNITS_DIR, { withFileTypes: true })
     .filter((u) => u.isDirectory() && existsSync(join(UNITS_DIR, u.name, 'cases')))
     .flatMap((u) =>
@@ -68,13 +73,29 @@ const WHATIF_CASES: Array<{ file: string; nodes: string[]; remove: boolean }> = 
         const exp = load(readFileSync(join(UNITS_DIR, u.name, 'cases', c, 'expected.yaml'), 'utf8')) as {
           nodes: string[];
           remove?: boolean;
+          upgrade?: string;
         };
-        return { file: join(UNITS_DIR, u.name, 'cases', c, 'snapshot.yaml'), nodes: exp.nodes, remove: Boolean(exp.remove) };
+        return {
+          file: join(UNITS_DIR, u.name, 'cases', c, 'snapshot.yaml'),
+          nodes: exp.nodes,
+          remove: Boolean(exp.remove),
+          ...(exp.upgrade ? { upgrade: exp.upgrade } : {}),
+        };
       }),
     ),
   { file: EXAMPLE, nodes: ['ilwon'], remove: false },
   { file: EXAMPLE, nodes: ['lemuel', 'ilwon'], remove: true },
 ];
+/** what-if --upgrade's hypothesis for a case: the target it names, the cluster's own version as the command reads it. */
+const upgradeOf = (w: { upgrade?: string }, snap: Snapshot): UpgradeHypothesis | undefined => {
+  if (!w.upgrade) return undefined;
+  const current = currentVersion(snap);
+  return { target: parseTarget(w.upgrade), ...(current ? { current } : {}) };
+};
+const hypothesisOf = (w: (typeof WHATIF_CASES)[number], snap: Snapshot): Hypothesis => {
+  const upgrade = upgradeOf(w, snap);
+  return { nodes: w.nodes, remove: w.remove, ...(upgrade ? { upgrade } : {}) };
+};
 const ALL_SNAPSHOTS = [...SNAPSHOTS, ...WHATIF_CASES.map((w) => w.file)];
 const CHANGE_DIR = join(ROOT, 'src/change/cases');
 
@@ -85,8 +106,10 @@ const ENGINES: Record<string, readonly Decl[]> = {
   map: MAP_READS,
   'what-if': WHATIF_READS,
   'what-if -f': CHANGE_READS,
+  'what-if --upgrade': UPGRADE_READS,
 };
-const EVERY: Decl[] = [...CHECKS.flatMap(checkDecls), ...UNITS.flatMap(unitDecls), ...Object.values(ENGINES).flat()];
+const ALL_UNITS = [...UNITS, ...UPGRADE_UNITS];
+const EVERY: Decl[] = [...CHECKS.flatMap(checkDecls), ...ALL_UNITS.flatMap(unitDecls), ...Object.values(ENGINES).flat()];
 
 describe('each reader reads only what it declares, over the whole corpus', () => {
   test.each(CHECKS.map((c) => [c.id, c] as const))('check %s', (_id, c) => {
@@ -96,12 +119,12 @@ describe('each reader reads only what it declares, over the whole corpus', () =>
     expect(undeclared(reads, checkDecls(c))).toEqual([]);
   });
 
-  test.each(UNITS.map((u) => [u.id, u] as const))('what-if prediction %s', (_id, u) => {
+  test.each(ALL_UNITS.map((u) => [u.id, u] as const))('what-if prediction %s', (_id, u) => {
     const reads: Reads = new Map();
     for (const w of WHATIF_CASES) {
-      const h = { nodes: w.nodes, remove: w.remove };
-      if (u.applies && !u.applies(h)) continue;
       const snap = loadSnapshot(w.file);
+      const h = hypothesisOf(w, snap);
+      if (u.applies && !u.applies(h)) continue;
       u.predict(new Cluster(recording(snap, reads), h, evidenceTime(snap), CHECKS));
     }
     expect(reads.size).toBeGreaterThan(0);
@@ -131,9 +154,13 @@ describe('each reader reads only what it declares, over the whole corpus', () =>
     const reads: Reads = new Map();
     for (const w of WHATIF_CASES) {
       const snap = loadSnapshot(w.file);
-      await whatIf(recording(snap, reads), { nodes: w.nodes, remove: w.remove }, evidenceTime(snap), CHECKS);
+      const upgrade = upgradeOf(w, snap);
+      if (upgrade) await whatIfUpgrade(recording(snap, reads), upgrade, evidenceTime(snap), CHECKS);
+      else await whatIf(recording(snap, reads), { nodes: w.nodes, remove: w.remove }, evidenceTime(snap), CHECKS);
     }
-    expect(undeclared(reads, [...CHECKS.flatMap(checkDecls), ...UNITS.flatMap(unitDecls), ...WHATIF_READS])).toEqual([]);
+    expect(undeclared(reads, [...CHECKS.flatMap(checkDecls), ...ALL_UNITS.flatMap(unitDecls), ...WHATIF_READS, ...UPGRADE_READS])).toEqual(
+      [],
+    );
   });
 
   test('what-if -f, on the lists it reads (the objects it changes are read whole by their own GET)', () => {
@@ -149,7 +176,7 @@ describe('each reader reads only what it declares, over the whole corpus', () =>
         },
       );
     }
-    expect(undeclared(reads, [...CHECKS.flatMap(checkDecls), ...UNITS.flatMap(unitDecls), ...CHANGE_READS])).toEqual([]);
+    expect(undeclared(reads, [...CHECKS.flatMap(checkDecls), ...ALL_UNITS.flatMap(unitDecls), ...CHANGE_READS])).toEqual([]);
   });
 });
 

@@ -234,6 +234,21 @@ describe('what-if for a change: manifests and a K3s config.yaml as text', () => 
   test('nodes and manifests together, or neither, are tool errors', async () => {
     expect((await call(mcp, 'what-if', { snapshot: 'example:field-notes-k3s', nodes: ['ilwon'], manifests: 'a: b' })).isError).toBe(true);
     expect((await call(mcp, 'what-if', { snapshot: 'example:field-notes-k3s' })).isError).toBe(true);
+    expect((await call(mcp, 'what-if', { snapshot: 'example:field-notes-k3s', nodes: ['ilwon'], upgrade: 'v1.36' })).isError).toBe(true);
+  });
+
+  test('upgrade: the same prediction as what-if --upgrade', async () => {
+    const r = await call(mcp, 'what-if', { snapshot: 'example:field-notes-k3s', upgrade: 'v1.36.0+k3s1' });
+    expect(r.isError).toBeFalsy();
+    const doc = r.structuredContent as any;
+    expect(doc.hypothesis.upgrade).toMatchObject({ from: 'v1.35.4+k3s1', to: 'v1.36.0+k3s1' });
+    const cli = JSON.parse(
+      (await arch(['what-if', '--upgrade', 'v1.36.0+k3s1', '--snapshot', 'example:field-notes-k3s', '-o', 'json'])).stdout,
+    );
+    expect(doc.predictions.map((p: { fingerprint: string }) => p.fingerprint)).toEqual(
+      cli.predictions.map((p: { fingerprint: string }) => p.fingerprint),
+    );
+    expect((await call(mcp, 'what-if', { snapshot: 'example:field-notes-k3s', upgrade: 'banana' })).isError).toBe(true);
   });
 });
 

@@ -43,7 +43,12 @@ const at =
 
 /** Every object may carry these: a copy of what was applied, credentials in URLs, a token in an annotation. */
 const ANY: Plant[] = [
-  at('metadata', 'annotations', 'kubectl.kubernetes.io/last-applied-configuration')((s) => JSON.stringify({ data: { password: s } })),
+  // an apiVersion a release removes for PodDisruptionBudgets: of those the door keeps the apiVersion (what-if --upgrade)
+  at(
+    'metadata',
+    'annotations',
+    'kubectl.kubernetes.io/last-applied-configuration',
+  )((s) => JSON.stringify({ apiVersion: 'policy/v1beta1', data: { password: s } })),
   at('metadata', 'annotations', 'example.com/database-url')((s) => `postgres://app:${s}@db.internal:5432/app`),
   at('metadata', 'annotations', 'example.com/git')((s) => `https://${s}@git.example.com/org/repo.git`),
   at('metadata', 'annotations', 'example.com/api-token')((s) => s),
@@ -128,6 +133,22 @@ const SPECIFIC: Partial<Record<string, Plant[]>> = {
     at('metadata', 'annotations', 'k3s.io/node-env')((s) => JSON.stringify({ K3S_TOKEN: s })),
   ],
   Pod: containers('spec'),
+  // managedFields of a removed version are kept (apiVersion, manager, operation, time), never what they list
+  PodDisruptionBudget: [
+    at(
+      'metadata',
+      'managedFields',
+    )((s) => [
+      {
+        manager: `deploy.sh --password ${s}`,
+        operation: 'Update',
+        apiVersion: 'policy/v1beta1',
+        time: '2025-11-01T10:00:00Z',
+        fieldsType: 'FieldsV1',
+        fieldsV1: { 'f:metadata': { 'f:annotations': { [`f:${s}x`]: {} } } },
+      },
+    ]),
+  ],
   Deployment: TEMPLATE,
   StatefulSet: TEMPLATE,
   DaemonSet: TEMPLATE,
@@ -406,6 +427,8 @@ describe('nothing planted reaches any output, from a cluster or from a dump', ()
     ['orphans', ...source, '-o', 'json', '--fail-on', 'none'],
     ['quorum', ...source, '-o', 'json', '--fail-on', 'none'],
     ['what-if', node(), ...source, '-o', 'json', '--fail-on', 'none'],
+    ['what-if', '--upgrade', 'v1.36', ...source, '-o', 'json', '--fail-on', 'none'],
+    ['what-if', '--upgrade', 'v1.36', ...source, '-o', 'html', '--fail-on', 'none'],
   ];
 
   test('listed from an API server', async () => {
@@ -443,6 +466,7 @@ describe('nothing planted reaches any output, from a cluster or from a dump', ()
         ['orphans', {}],
         ['quorum', {}],
         ['what-if', { nodes: [node()] }],
+        ['what-if', { upgrade: 'v1.36' }],
       ] as const) {
         const r = await call(m, tool, { snapshot: join(dumpDir, 'dump'), ...args });
         expect([tool, r.isError ?? false, leaked(JSON.stringify(r))]).toEqual([tool, false, []]);

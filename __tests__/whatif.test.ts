@@ -14,6 +14,8 @@ import { SEVERITY_RANK, worstRank } from '../src/model.js';
 import { loadSnapshot } from '../src/snapshot/load.js';
 import { hypothesize } from '../src/whatif/hypothesis.js';
 import { whatIf, type Prediction } from '../src/whatif/predict.js';
+import { whatIfUpgrade } from '../src/whatif/upgrade/predict.js';
+import { currentVersion, parseTarget } from '../src/whatif/upgrade/version.js';
 import { R } from '../src/resources.js';
 import type { Deadline } from '../src/lib/deadline.js';
 import { WHATIF_CODES } from '../src/whatif/codes.js';
@@ -43,6 +45,8 @@ const DIR = { of: (name: string): string => caseDirs.get(name)! };
 interface Expected {
   nodes: string[];
   remove: boolean;
+  /** what-if --upgrade: the target version (the cluster's own from the snapshot). */
+  upgrade?: string;
   exitCode: number;
   /** The verdict at --fail-on error (default: safe for exit 0, not safe for exit 1). */
   verdict?: 'safe' | 'not safe' | 'not judged';
@@ -67,7 +71,10 @@ describe.each(cases)('%s', (name) => {
   test('predictions as expected', async () => {
     const exp = load(readFileSync(join(DIR.of(name), 'expected.yaml'), 'utf8')) as Expected;
     const snap = loadSnapshot(join(DIR.of(name), 'snapshot.yaml'));
-    const r = await whatIf(snap, { nodes: exp.nodes, remove: Boolean(exp.remove) }, evidenceTime(snap), CHECKS);
+    const current = currentVersion(snap);
+    const r = exp.upgrade
+      ? await whatIfUpgrade(snap, { target: parseTarget(exp.upgrade), ...(current ? { current } : {}) }, evidenceTime(snap), CHECKS)
+      : await whatIf(snap, { nodes: exp.nodes, remove: Boolean(exp.remove) }, evidenceTime(snap), CHECKS);
     const seen = r.predictions.map((p) => `${p.code} ${p.severity} ${p.contract} [${p.objects.map(objText).join(', ')}] ${p.title}`);
     for (const want of exp.predictions ?? []) {
       const hit = r.predictions.find(

@@ -1,8 +1,8 @@
 // npm run bench:scale — kubectl-arch against a real kube-apiserver + etcd holding 10,000 then 50,000
 // objects (pods, services, configmaps, events, tracked Deployments, Argo CD Applications) across 200
 // namespaces; nine pods in ten are Running (status written through /status, as a kubelet would).
-// Measures, in the same run: doctor, orphans, what-if node-1, what-if of every worker (one at a time included) and
-// what-if -f over 1,000 manifests: wall time, peak RSS and request count (from the audit
+// Measures, in the same run: doctor, orphans, what-if node-1, what-if of every worker (one at a time included),
+// what-if -f over 1,000 manifests and what-if --upgrade: wall time, peak RSS and request count (from the audit
 // log), against the lower bound: the same client listing the same types metadata-only with nothing
 // else done (scripts/list-only.ts). Prints a table; asserts nothing.
 import { spawn } from 'node:child_process';
@@ -252,6 +252,8 @@ try {
       ['kubectl arch what-if node-1 node-2 node-3', ['what-if', 'node-1', 'node-2', 'node-3']],
       // #40: at most 1.5x doctor
       ['kubectl arch what-if -f (1,000 manifests)', ['what-if', '-f', manifestsFile]],
+      // #47: at most 1.5x doctor — the door over every object, the owners, and each node as a step of the rollout
+      ['kubectl arch what-if --upgrade v1.37.0', ['what-if', '--upgrade', 'v1.37.0']],
     ]) {
       await runOnce(args);
       const rs = [];
@@ -264,7 +266,7 @@ try {
     const lb = res['lower bound (list-only, metadata)'];
     const vs = (name) => (res[name].ms / res['kubectl arch doctor'].ms).toFixed(2);
     ratios.push(
-      `${size} objects: what-if ${vs('kubectl arch what-if node-1')}x doctor, every worker one at a time included ${vs('kubectl arch what-if node-1 node-2 node-3')}x, what-if -f over 1,000 manifests ${vs('kubectl arch what-if -f (1,000 manifests)')}x`,
+      `${size} objects: what-if ${vs('kubectl arch what-if node-1')}x doctor, every worker one at a time included ${vs('kubectl arch what-if node-1 node-2 node-3')}x, what-if -f over 1,000 manifests ${vs('kubectl arch what-if -f (1,000 manifests)')}x, what-if --upgrade ${vs('kubectl arch what-if --upgrade v1.37.0')}x`,
     );
     for (const [name, r] of Object.entries(res))
       rows.push([
@@ -290,7 +292,7 @@ try {
     );
   console.log(ratios.join('; '));
   console.log(
-    'targets: doctor and orphans within 1.5x of the lower bound; what-if within 1.2x of doctor, every worker one at a time included within 3x; what-if -f over 1,000 manifests within 1.5x of doctor; peak RSS <= 250 MB at 50,000 objects; time linear in objects',
+    'targets: doctor and orphans within 1.5x of the lower bound; what-if within 1.2x of doctor, every worker one at a time included within 3x; what-if -f over 1,000 manifests and what-if --upgrade within 1.5x of doctor; peak RSS <= 250 MB at 50,000 objects; time linear in objects',
   );
 } finally {
   await stopAll();

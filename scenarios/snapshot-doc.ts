@@ -8,17 +8,19 @@ import { MAP_READS } from '../src/map/build.js';
 import { gkKey } from '../src/model.js';
 import { ANY_TYPE_FIELDS, CONFIGMAPS, METADATA_FIELDS, R } from '../src/resources.js';
 import { WHATIF_READS } from '../src/whatif/cluster.js';
-import { UNITS } from '../src/whatif/predictions/registry.js';
+import { UNITS, UPGRADE_UNITS } from '../src/whatif/predictions/registry.js';
+import { UPGRADE_READS } from '../src/whatif/upgrade/rollout.js';
 
 type Decl = { group: string; kind: string; fields?: readonly string[] };
 
 const READERS: Array<[string, readonly Decl[]]> = [
   ...CHECKS.map((c): [string, readonly Decl[]] => [`check ${c.id}`, [...c.needs, ...(c.reads ?? [])]]),
-  ...UNITS.map((u): [string, readonly Decl[]] => [`what-if ${u.code} (${u.id})`, [...u.needs, ...(u.reads ?? [])]]),
+  ...[...UNITS, ...UPGRADE_UNITS].map((u): [string, readonly Decl[]] => [`what-if ${u.code} (${u.id})`, [...u.needs, ...(u.reads ?? [])]]),
   ['the fingerprint', FINGERPRINT_NEEDS],
   ['map', MAP_READS],
   ['what-if (the cluster as it would be)', WHATIF_READS],
   ['what-if -f', CHANGE_READS],
+  ['what-if --upgrade (the rollout)', UPGRADE_READS],
 ];
 
 const code = (s: string): string => `\`${s}\``;
@@ -65,6 +67,10 @@ export function snapshotDoc(): string {
     '',
     'A ConfigMap keeps data only for the few read by name (argocd-cm: its tracking keys; kube-system/cluster-dns;',
     "kube-system/kubeadm-config: its etcd section; K3s/RKE2's etcd snapshot records, cut to what the backup check reads).",
+    "Of `metadata.managedFields` only the entries whose apiVersion a release removes for the object's kind are kept, and",
+    '`metadata.lastAppliedApiVersion` is computed at the door from the `kubectl.kubernetes.io/last-applied-configuration`',
+    'annotation (its apiVersion, kept only when a release removes it): the annotation, which holds the whole manifest, is',
+    'never kept (what-if --upgrade reads them: `src/lib/removed-apis.ts`).',
     'A container termination message is cut to 2,000 characters. `what-if -f` also reads each object it would change',
     'whole, by its own GET (never a Secret), to compare it with the manifest: that copy passes the same redactor and is',
     'never saved.',

@@ -57,6 +57,19 @@ const keepEvent = (o: KObject): boolean => {
   return o.type === 'Warning' || kind === 'Addon' || kind === 'HelmChart';
 };
 
+/** Through which API version an object was last written, where some release removes that version for its kind
+ *  (what-if --upgrade): each managedFields entry's apiVersion and who wrote through it, and the apiVersion of the
+ *  manifest kubectl last applied. The door (src/snapshot/scrub.ts, writtenThrough in lib/removed-apis.ts) keeps only
+ *  the managedFields entries of removed versions and computes metadata.lastAppliedApiVersion from the
+ *  last-applied-configuration annotation, which is itself never kept (it holds the whole manifest: env, secrets). */
+export const WRITTEN_FIELDS = [
+  'metadata.managedFields[].apiVersion',
+  'metadata.managedFields[].manager',
+  'metadata.managedFields[].operation',
+  'metadata.managedFields[].time',
+  'metadata.lastAppliedApiVersion',
+] as const;
+
 /** What every object keeps, whatever its type (the orphan scan reads every listable type this way; identity —
  *  apiVersion, kind, metadata.name and namespace — is always kept): who owns it and whether it is going. Labels are
  *  names and selectors match them; of the annotations only those the checks read. */
@@ -77,6 +90,7 @@ export const METADATA_FIELDS = [
   'metadata.annotations["objectset.rio.cattle.io/owner-gvk"]',
   'metadata.annotations["objectset.rio.cattle.io/owner-name"]',
   'metadata.annotations["objectset.rio.cattle.io/owner-namespace"]',
+  ...WRITTEN_FIELDS,
 ] as const;
 
 /** What every object of a type no check names keeps besides its metadata: a workload's wanted count, whatever its
@@ -163,6 +177,7 @@ const WEBHOOK_FIELDS = [
   'webhooks[].clientConfig.service.namespace',
   'webhooks[].clientConfig.url',
   'webhooks[].clientConfig.caBundle',
+  'webhooks[].admissionReviewVersions',
 ];
 
 export const R = {
@@ -180,6 +195,9 @@ export const R = {
       'status.nodeInfo.kubeletVersion',
       'status.nodeInfo.osImage',
       'status.nodeInfo.containerRuntimeVersion',
+      'status.nodeInfo.operatingSystem',
+      'status.nodeInfo.kernelVersion',
+      'metadata.annotations["kubeadm.alpha.kubernetes.io/cri-socket"]',
       'status.addresses[].type',
       'status.addresses[].address',
       'status.allocatable.cpu',
@@ -299,7 +317,15 @@ export const R = {
   /** Which kinds they add and their scope, not their schemas (often megabytes). */
   crds: {
     ...t('apiextensions.k8s.io', 'v1', 'customresourcedefinitions', 'CustomResourceDefinition', false),
-    fields: ['spec.group', 'spec.names', 'spec.scope', 'spec.versions[].name', 'spec.versions[].storage'],
+    fields: [
+      'spec.group',
+      'spec.names',
+      'spec.scope',
+      'spec.versions[].name',
+      'spec.versions[].storage',
+      'spec.conversion.strategy',
+      'spec.conversion.webhook.conversionReviewVersions',
+    ],
   },
   addons: { ...t('k3s.cattle.io', 'v1', 'addons', 'Addon', true), fields: [] },
   /** K3s HelmCharts: which chart and how it goes: never its values or the chart itself. */
@@ -341,12 +367,19 @@ export const R = {
   fluxKustomizations: {
     ...t('kustomize.toolkit.fluxcd.io', 'v1', 'kustomizations', 'Kustomization', true),
     clusterWide: true,
-    fields: [...FLUX_FIELDS, 'spec.prune', 'status.inventory.entries[].id'],
+    fields: [...FLUX_FIELDS, 'spec.prune', 'status.inventory.entries[].id', 'status.inventory.entries[].v'],
   },
   fluxHelmReleases: {
     ...t('helm.toolkit.fluxcd.io', 'v2', 'helmreleases', 'HelmRelease', true),
     clusterWide: true,
     fields: [...FLUX_FIELDS, 'spec.upgrade.remediation.retries'],
+  },
+  /** rancher/system-upgrade-controller: how K3s and RKE2 clusters are upgraded in place: which nodes a Plan takes, how
+   *  many at once and to what; never its secrets, env or its steps' arguments. */
+  sucPlans: {
+    ...t('upgrade.cattle.io', 'v1', 'plans', 'Plan', true),
+    clusterWide: true,
+    fields: ['spec.concurrency', 'spec.nodeSelector', 'spec.version', 'spec.upgrade.image', 'status.applying'],
   },
   k0sEtcdMembers: {
     ...t('etcd.k0sproject.io', 'v1beta1', 'etcdmembers', 'EtcdMember', false),

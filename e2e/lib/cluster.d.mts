@@ -28,12 +28,16 @@ export interface ControlPlane {
   killEtcd(): Promise<void>;
   /** Another kube-apiserver on the same etcd, in a UTS namespace with this host name (root only). */
   addApiserver(hostname: string): Promise<{ url: string; stop(): Promise<void> }>;
+  /** Stop kube-apiserver and start this binary in its place on the same etcd (same flags, port, certificates). */
+  replaceApiserver(binary: string): Promise<void>;
   admin(method: string, path: string, body?: unknown): Promise<ApiResult>;
   stop(): Promise<void>;
 }
 export const USERS: Record<'admin' | 'reader' | 'limited', { token: string; name: string; groups: string }>;
 export const DEFAULT_CONTROLLERS: readonly string[];
 export function buildApiserver(): string;
+/** kube-apiserver alone at this release (K8S_VERSION), built once and cached. */
+export function buildApiserverAt(version: string): string;
 export function buildControllerManager(): string;
 export function freePort(): Promise<number>;
 export function startControlPlane(opts?: {

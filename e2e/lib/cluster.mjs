@@ -29,6 +29,16 @@ function buildKube(component) {
 }
 
 export const buildApiserver = () => buildKube('kube-apiserver');
+/** kube-apiserver alone at another release (what-if --upgrade's real upgrade: one minor apart): built once, cached. */
+export const buildApiserverAt = (version) =>
+  execFileSync('bash', [join(ROOT, 'e2e/build-kube-apiserver.sh'), '--only', 'kube-apiserver'], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, K8S_VERSION: version },
+  })
+    .trim()
+    .split('\n')
+    .pop();
 export const buildControllerManager = () => buildKube('kube-controller-manager');
 
 /**
@@ -299,12 +309,14 @@ export async function startControlPlane({
             stdio: ['ignore', 'ignore', 'pipe'],
           })
         : run(bin, argv, { stdio: ['ignore', 'ignore', 'pipe'] });
-    const api = named(hostname, apiserver, args);
+    let api = named(hostname, apiserver, args);
     procs.push(api);
     let apiErr = '';
-    api.stderr.on('data', (d) => {
-      apiErr = (apiErr + d).slice(-8000);
-    });
+    const listen = (p) =>
+      p.stderr.on('data', (d) => {
+        apiErr = (apiErr + d).slice(-8000);
+      });
+    listen(api);
     // inside the network namespace the API server is at its own port; the harness reaches it through the bridge
     const inner = `https://127.0.0.1:${port}`;
     const url = ns ? `https://127.0.0.1:${await bridge(ns, dir, port, procs)}` : inner;
@@ -434,8 +446,26 @@ export async function startControlPlane({
           }),
       };
     };
+    /** An upgrade (or a downgrade) for real: the kube-apiserver stopped (SIGTERM, as a rolling upgrade does) and this
+     *  binary started in its place on the same etcd, with the same flags, port and certificates; resolves when ready. */
+    const replaceApiserver = async (binary) => {
+      await stopProc(api);
+      apiErr = '';
+      api = named(hostname, binary, args);
+      procs.push(api);
+      listen(api);
+      const until = Date.now() + 90_000;
+      for (;;) {
+        if (api.exitCode !== null) throw new Error(`kube-apiserver ${binary} exited (${api.exitCode}): ${apiErr.slice(-2000)}`);
+        if ((await request(conn, 'GET', '/readyz').catch(() => ({ status: 0 }))).status === 200) break;
+        if (Date.now() > until) throw new Error(`kube-apiserver ${binary} not ready after 90 s: ${apiErr.slice(-2000)}`);
+        await sleep(250);
+      }
+      log(`kube-apiserver replaced by ${binary}`);
+    };
     return {
       addApiserver,
+      replaceApiserver,
       dir,
       netns: ns,
       url,
@@ -443,7 +473,9 @@ export async function startControlPlane({
       kubeconfig,
       servingCert: own?.certFile,
       auditLog: join(dir, 'audit.log'),
-      pids: procs.map((p) => p.pid),
+      get pids() {
+        return procs.map((p) => p.pid);
+      },
       etcdPid: etcd.pid,
       controllerManagerPid: kcm?.pid,
       controllers: kcm ? [...controllers] : [],

@@ -95,6 +95,8 @@ async function connectStep(client: ApiClient, opts: FetchOptions): Promise<Snaps
     server: opts.server,
     serverVersion: { major: v?.major, minor: v?.minor, gitVersion: v?.gitVersion, platform: v?.platform },
     namespace: opts.namespace,
+    // every object listed comes with its managedFields (metadata-only lists too): what-if --upgrade reads them
+    writtenAs: 'managedFields',
   });
   const tls = client.tlsInfo();
   if (tls) snap.header.tls = tls;

@@ -20,6 +20,7 @@ import { collect } from './doctor.js';
 import { printStructured, writeOut } from './output.js';
 import { changeReport, type ChangeArgs } from './change.js';
 import { toTerminal } from '../render/style.js';
+import type { UpgradeArgs } from './upgrade.js';
 
 export interface WhatIfArgs extends GlobalArgs {
   nodes?: string[];
@@ -155,8 +156,20 @@ export async function whatIfReport(args: WhatIfArgs): Promise<{
   };
 }
 
-export async function whatif(args: WhatIfArgs & ChangeArgs): Promise<number> {
+export async function whatif(args: WhatIfArgs & ChangeArgs & UpgradeArgs): Promise<number> {
   const change = args.filename !== undefined || args['k3s-config'] !== undefined || args['rke2-config'] !== undefined;
+  if (args.upgrade !== undefined) {
+    if (change || args.nodes?.length)
+      throw new InputError(
+        'what-if takes nodes, -f/--k3s-config, or --upgrade: one of them',
+        'one prediction at a time: kubectl arch what-if --upgrade v1.33, or kubectl arch what-if NODE',
+      );
+    if (args.remove) throw new InputError('--remove is for nodes, not for --upgrade');
+    const r = await (await import('./upgrade.js')).upgradeReport(args);
+    if (args.output === 'html') await writeOut(await r.page());
+    else await emit(r, args);
+    return r.exitCode;
+  }
   if (change && args.nodes?.length)
     throw new InputError(
       'what-if takes nodes, or -f/--k3s-config: not both',
@@ -166,11 +179,19 @@ export async function whatif(args: WhatIfArgs & ChangeArgs): Promise<number> {
   if (change && args.output === 'html')
     throw new InputError('-o html draws nodes on the map; for -f use -o table, json, yaml, sarif or junit');
   const r = change ? await changeReport(args) : await whatIfReport(args);
+  if (args.output === 'html') await writeOut(await (r as Awaited<ReturnType<typeof whatIfReport>>).page());
+  else await emit(r, args);
+  return r.exitCode;
+}
+
+/** A prediction in the -o it was asked for (html aside). */
+async function emit(
+  r: { structured: Record<string, unknown>; text: (s: ReturnType<typeof stdoutStyle>) => Promise<string> },
+  args: WhatIfArgs,
+): Promise<void> {
   if (args.output === 'sarif' || args.output === 'junit') {
     const { renderWhatIfFormat } = await import('./whatif-formats.js');
     await writeOut(await renderWhatIfFormat(r.structured, args.output, args['fail-on'], args));
-  } else if (args.output === 'html') await writeOut(await (r as Awaited<ReturnType<typeof whatIfReport>>).page());
-  else if (args.output !== 'table') await printStructured(r.structured, args.output);
+  } else if (args.output !== 'table') await printStructured(r.structured, args.output);
   else process.stdout.write(await r.text(toTerminal(stdoutStyle(args))));
-  return r.exitCode;
 }

@@ -17,6 +17,7 @@ import { orphansOne } from '../commands/orphans.js';
 import { quorumOne } from '../commands/quorum.js';
 import { whatIfReport } from '../commands/whatif.js';
 import { changeReport } from '../commands/change.js';
+import { upgradeReport } from '../commands/upgrade.js';
 import { InputError } from '../errors.js';
 import { isWhatIf, whatIfExplainDoc, whatIfExplainText } from '../whatif/docs.js';
 import { makeStyle } from '../render/style.js';
@@ -209,7 +210,7 @@ export const TOOLS: ToolSpec[] = [
     name: 'what-if',
     title: 'What breaks if these nodes go down or are removed',
     description:
-      'With manifests (or k3sConfig) instead of nodes: what applying them would do, before it is applied. Otherwise it predicts, before a reboot, a drain or a removal, what breaks if these nodes go down for a while (or, with remove, are removed for good: their etcd members too): etcd quorum as it would be, webhooks and aggregated APIs whose only backends are there, controllers that stop, DNS and ingress with nothing left, pods pinned to local volumes, PodDisruptionBudgets that would stop kubectl drain, pods that would not fit, and for several nodes whether one at a time is safe (`kubectl arch what-if <nodes> -o json`). verdict.safe says whether nothing is predicted at or above error. It only reads and changes nothing; a node that does not exist is an error naming it.',
+      'With upgrade (a version) instead of nodes: what upgrading the cluster to it would break. With manifests (or k3sConfig) instead of nodes: what applying them would do, before it is applied. Otherwise it predicts, before a reboot, a drain or a removal, what breaks if these nodes go down for a while (or, with remove, are removed for good: their etcd members too): etcd quorum as it would be, webhooks and aggregated APIs whose only backends are there, controllers that stop, DNS and ingress with nothing left, pods pinned to local volumes, PodDisruptionBudgets that would stop kubectl drain, pods that would not fit, and for several nodes whether one at a time is safe (`kubectl arch what-if <nodes> -o json`). verdict.safe says whether nothing is predicted at or above error. It only reads and changes nothing; a node that does not exist is an error naming it.',
     input: (z) => ({
       ...source(z, { many: false, namespace: false }),
       nodes: z.array(z.string().min(1).max(253)).min(1).max(100).optional().describe('Node names (as kubectl get nodes lists them)'),
@@ -231,6 +232,14 @@ export const TOOLS: ToolSpec[] = [
         .max(64 * 1024)
         .optional()
         .describe('Instead of nodes: a new K3s server config.yaml, as text (`kubectl arch what-if --k3s-config FILE`)'),
+      upgrade: z
+        .string()
+        .min(1)
+        .max(80)
+        .optional()
+        .describe(
+          "Instead of nodes: the version the cluster would be upgraded to (v1.33, v1.33.4, v1.33.4+k3s1) — API versions it no longer serves that are still written to and the owners that would keep applying them, the rollout in the distribution's order with each step judged as for nodes, skipped minors and skew, what would stop a kubelet (`kubectl arch what-if --upgrade VERSION`)",
+        ),
     }),
     openWorld: true,
     output: (z) =>
@@ -243,9 +252,15 @@ export const TOOLS: ToolSpec[] = [
       }),
     async run(input, settings, hooks) {
       const change = input.manifests !== undefined || input.k3sConfig !== undefined;
+      if (input.upgrade !== undefined) {
+        if (change || input.nodes !== undefined || input.remove !== undefined)
+          throw new InputError('what-if takes nodes, manifests/k3sConfig, or upgrade: one of them');
+        const r = await upgradeReport({ ...callArgs(settings, sourceOf(input), hooks), upgrade: input.upgrade });
+        return { structured: r.structured, text: await r.text(makeStyle(false)), reach: 'call what-if upgrade with a closer version' };
+      }
       if (change && (input.nodes !== undefined || input.remove !== undefined))
         throw new InputError('what-if takes nodes, or manifests/k3sConfig: not both');
-      if (!change && !input.nodes) throw new InputError('what-if needs nodes, manifests or k3sConfig');
+      if (!change && !input.nodes) throw new InputError('what-if needs nodes, manifests, k3sConfig or upgrade');
       if (change) {
         const r = await changeReport({
           ...callArgs(settings, sourceOf(input), hooks),

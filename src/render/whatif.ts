@@ -24,7 +24,10 @@ export interface Pred {
 export interface WhatIfDoc {
   source: ReportSource;
   fingerprint: { distribution: string; serverVersion: string; nodes: string };
-  hypothesis: { nodes: string[]; remove: boolean };
+  /** Nodes down or removed; or, for what-if --upgrade, the upgrade (the map is then the cluster as it is). */
+  hypothesis:
+    | { nodes: string[]; remove: boolean; upgrade?: undefined }
+    | { upgrade: { to: string; from?: string }; nodes?: undefined; remove?: undefined };
   predictions: Pred[];
   oneAtATime: { safe: boolean | null; each: Array<{ node: string; worst: Severity | null; notJudged?: string }> } | null;
   /** What could not be judged, by contract: the input that was not visible and who needed it. */
@@ -51,7 +54,7 @@ export function renderWhatIf(doc0: WhatIfDoc, s: Style): string {
   const w = s.width;
   const src = doc.source.type === 'snapshot' ? `snapshot ${doc.source.path}` : `context ${doc.source.context ?? '?'}`;
   const out: string[] = [
-    hang('', `${argvText(['kubectl', 'arch', 'what-if', ...doc0.hypothesis.nodes, ...(h.remove ? ['--remove'] : [])])} — ${src}`, w),
+    hang('', `${whatIfCommand(doc0.hypothesis)} — ${src}`, w),
     hang('  ', `${doc.fingerprint.distribution} ${doc.fingerprint.serverVersion}, ${doc.fingerprint.nodes}`, w),
     hang('  hypothesis: ', hypothesisLine(h), w),
     '',
@@ -175,7 +178,15 @@ export function notJudgedLines(entries: WhatIfDoc['notJudged']): string[] {
 
 /** The hypothesis in words. */
 export const hypothesisLine = (h: WhatIfDoc['hypothesis']): string =>
-  `${h.nodes.join(', ')} ${h.remove ? 'removed for good (their etcd members too)' : 'down for a while (a reboot, a drain, an outage)'}`;
+  h.upgrade
+    ? `the cluster upgraded ${h.upgrade.from ? `from ${h.upgrade.from} ` : ''}to ${h.upgrade.to}`
+    : `${h.nodes.join(', ')} ${h.remove ? 'removed for good (their etcd members too)' : 'down for a while (a reboot, a drain, an outage)'}`;
+
+/** The command a what-if document answers. */
+/** The command a what-if answers, quoted (names from the cluster are arguments, never pasted): pass the hypothesis as
+ *  it was, before it is made printable. */
+export const whatIfCommand = (h: WhatIfDoc['hypothesis']): string =>
+  argvText(['kubectl', 'arch', 'what-if', ...(h.upgrade ? ['--upgrade', h.upgrade.to] : [...h.nodes, ...(h.remove ? ['--remove'] : [])])]);
 
 /** Many of one kind (every single-replica Deployment of a node): the first few in full, the rest by name. */
 export function groupMany<P extends Pred>(ps: P[]): { full: P[]; tails: Array<{ code: string; severity: Severity; rest: P[] }> } {

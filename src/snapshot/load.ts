@@ -222,6 +222,7 @@ export function loadSnapshot(path: string, needs: ReadonlyArray<Pick<Need, 'grou
   const files = example ? example.map((f) => f.name) : snapshotFiles(path);
   let header: Partial<SnapshotHeader> | undefined;
   const objects: KObject[] = [];
+  let sawManagedFields = false;
   const emptyLists: Array<{ group: string; kind: string }> = [];
   for (const file of files) {
     let promisesEnd = false;
@@ -258,6 +259,7 @@ export function loadSnapshot(path: string, needs: ReadonlyArray<Pick<Need, 'grou
           const ns = isObject(o.metadata) && typeof o.metadata.namespace === 'string' ? `${o.metadata.namespace}/` : '';
           throw new InputError(`${at}: ${o.kind} ${ns}${String((o.metadata as Record<string, unknown>).name)}: ${problem}`);
         }
+        if (Array.isArray((o.metadata as Record<string, unknown>).managedFields)) sawManagedFields = true;
         objects.push(ingest(o as KObject, doors));
       };
       if (doc.kind === 'SnapshotHeader') {
@@ -298,6 +300,8 @@ export function loadSnapshot(path: string, needs: ReadonlyArray<Pick<Need, 'grou
   }
   const snap = new Snapshot(header);
   snap.headerless = header === undefined;
+  // plain kubectl output read with --show-managed-fields says how its objects were written
+  if (sawManagedFields && !snap.header.writtenAs) snap.header.writtenAs = 'managedFields';
   for (const l of emptyLists) snap.addList(l.group, l.kind, []);
   for (const o of objects) snap.addObject(o);
   return snap;

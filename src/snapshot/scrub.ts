@@ -3,7 +3,8 @@
 // places. Per type (src/resources.ts: each type's fields, and METADATA_FIELDS for every type, the types no check
 // names too), the door
 // 1. narrows a value where the type says so (a termination message cut to 2,000 characters, a ConfigMap to the keys
-//    read of it by its name),
+//    read of it by its name) and, for every type, managedFields to the entries of API versions a release removes and
+//    kubectl's last-applied annotation to its apiVersion alone (metadata.lastAppliedApiVersion: lib/removed-apis.ts),
 // 2. keeps exactly the declared fields (src/snapshot/fields.ts) and drops everything else — env values, commands,
 //    Helm values, Argo CD sources, Secret data, whole-object annotations are never declared, so never kept,
 // 3. passes every kept string through the one credential redactor (src/snapshot/redact.ts), but for identity:
@@ -13,6 +14,7 @@ import { gkKey, groupOf, type KObject, type Need } from '../model.js';
 import { ANY_TYPE_FIELDS, CONFIGMAPS, METADATA_FIELDS, R } from '../resources.js';
 import { fieldTree, keepFields, type FieldTree } from './fields.js';
 import { MASK, redactArgsText, redactText, secretKey } from './redact.js';
+import { writtenThrough } from '../lib/removed-apis.js';
 
 interface Door {
   tree: FieldTree;
@@ -102,7 +104,8 @@ export function doorsFor(needs: ReadonlyArray<Pick<Need, 'group' | 'kind' | 'fie
 /** One object as it enters a snapshot: its type's declared fields, redacted. */
 export function ingest(o: KObject, doors: Doors = DOORS): KObject {
   const door = doors.get(gkKey(groupOf(o.apiVersion), o.kind ?? '')) ?? ANY;
-  return redactObject(keepFields(door.narrow ? door.narrow(o) : o, door.tree));
+  // every type: managedFields narrowed to removed versions, last-applied to its apiVersion (lib/removed-apis.ts)
+  return redactObject(keepFields(writtenThrough(door.narrow ? door.narrow(o) : o), door.tree));
 }
 
 /** An object read whole for what-if -f (compared field by field with a manifest; never saved in a snapshot): every

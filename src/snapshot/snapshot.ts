@@ -41,6 +41,10 @@ export interface SnapshotHeader {
   };
   /** A cluster as it would be with these nodes down (what-if), not as it was read: the API answering says nothing. */
   hypothetical?: { nodes: string[]; remove: boolean };
+  /** 'managedFields': the objects were read with their managedFields, so one that keeps no managedFields entry was
+   *  written through no API version a release removes (lib/removed-apis.ts); absent, an object without one is not
+   *  known either way. */
+  writtenAs?: 'managedFields';
   /** Namespace the capture was limited to, if any. */
   namespace?: string;
   /** Types that were listed (possibly empty); distinguishes "none exist" from "not captured". */

@@ -1,7 +1,9 @@
 // `kubectl arch explain what-if` (and explain ARCH-WI01…): what the prediction does, what it reads, and what it
 // cannot know — the long form behind the command's --help, kept beside the code that predicts.
 import { WHATIF_CODES } from './codes.js';
-import { UNITS } from './predictions/registry.js';
+import { UNITS, UPGRADE_UNITS } from './predictions/registry.js';
+import { UPGRADE_CODES } from './upgrade/codes.js';
+import { API_REMOVALS, REMOVALS_KNOWN_TO } from '../lib/removed-apis.js';
 import { CHANGE_CODES } from '../change/codes.js';
 import { IMMUTABLE_TABLE } from '../checks/immutable-retry-loop/immutable.js';
 
@@ -43,6 +45,31 @@ export const CHANGE_DOCS = {
     'live run reads each object whole. Secrets are never read, so a change to an immutable Secret is not judged. Pruning',
     "assumes the manifests are the owner's whole render. Of dual-stack Service changes, the primary family and releasing",
     'the secondary one are predicted, nothing else.',
+  ].join('\n'),
+};
+
+/** what-if --upgrade VERSION: an upgrade before it is done. */
+export const UPGRADE_DOCS = {
+  what: [
+    'what-if --upgrade VERSION (v1.33, v1.33.4, v1.33.4+k3s1) judges the cluster as it is for the target: the version it',
+    "runs now is the API server's (else its control-plane kubelets'); every release after it up to the target is crossed.",
+    'The door: every API version those releases stop serving (one table, generated from the lifecycle tags of k8s.io/api',
+    'and held to real API servers by difference) that is still written to — read from managedFields and last-applied on',
+    'every object — or served only through it, and webhooks whose review versions the target no longer sends. The loops',
+    'that follow: the owners that would keep applying a removed version (Argo CD, Flux, the K3s deploy controller, a',
+    'HelmChart, a Helm release, an operator), how often, and the fix. State while it rolls: the order in which the',
+    'distribution takes the nodes down (kubeadm: control plane one node at a time, then workers; K3s/RKE2: servers, then',
+    'agents, or as system-upgrade-controller Plans say, concurrency at a time), each step judged as what-if NODE judges it;',
+    'managed clouds upgrade their control plane themselves. Version rules: a skipped minor, kubelets outside the skew the',
+    "target supports, an external etcd kubeadm cannot check. The nodes' interfaces: dockershim, cgroup v1, in-tree volume",
+    'plugins and cloud providers the target removed, flags K3s/RKE2 pass that it no longer registers. With -o html the',
+    'predictions are drawn on the map of the cluster as it is.',
+  ].join('\n'),
+  limits: [
+    'Clients that only read through a removed version, or send requests that store nothing (TokenReview), leave no trace',
+    'on any object. A Helm release is seen through the objects it wrote, never its Secret. Steps are judged as what-if NODE',
+    `judges a node going down for a while (a drain and a restart), not the new release's behaviour. Releases after v1.${REMOVALS_KNOWN_TO}`,
+    'are not known to this kubectl-arch: what they remove is not judged.',
   ].join('\n'),
 };
 
@@ -155,6 +182,27 @@ export function whatIfExplainText(): string {
     '',
     ...Object.entries(CHANGE_CODES).map(([k, v]) => `  ${k}  ${v}`),
     '',
+    'AN UPGRADE: what-if --upgrade VERSION',
+    indent(UPGRADE_DOCS.what),
+    '',
+    indent(UPGRADE_DOCS.limits),
+    '',
+    ...UPGRADE_UNITS.flatMap((u) => [
+      `  ${u.id} [${u.contract}]`,
+      indent(indent(wrap(u.docs.what))),
+      `      reads: ${u.needs.map((n) => `${n.kind} (${n.role})`).join(', ')}`,
+    ]),
+    '',
+    ...Object.entries(UPGRADE_CODES).map(([k, v]) => `  ${k}  ${v}`),
+    '',
+    `  API versions removed, by release (${API_REMOVALS.length} rows, releases up to v1.${REMOVALS_KNOWN_TO}: src/lib/api-removals.ts):`,
+    ...[...new Set(API_REMOVALS.map((r) => r.removed))].map(
+      (m) =>
+        `    v1.${m}: ${API_REMOVALS.filter((r) => r.removed === m && r.stored !== false)
+          .map((r) => `${r.group ? `${r.group}/` : ''}${r.version} ${r.kind}`)
+          .join(', ')}`,
+    ),
+    '',
     'READS (list, read-only)',
     '  what doctor reads, and pods (requests, tolerations, claims), ReplicaSets (metadata), Deployments, StatefulSets,',
     '  PodDisruptionBudgets, PersistentVolumes, PersistentVolumeClaims',
@@ -174,6 +222,25 @@ export const whatIfExplainDoc = (): Record<string, unknown> => ({
   codes: WHATIF_CODES,
   docs: WHATIF_DOCS,
   change: { docs: CHANGE_DOCS, codes: CHANGE_CODES, immutable: IMMUTABLE_TABLE },
+  upgrade: {
+    docs: UPGRADE_DOCS,
+    codes: UPGRADE_CODES,
+    predictions: UPGRADE_UNITS.map((u) => ({
+      id: u.id,
+      contract: u.contract,
+      docs: u.docs,
+      reads: u.needs.map((n) => ({ kind: n.kind, group: n.group, role: n.role, lost: n.lost })),
+    })),
+    // by release, compact (the full rows, with the module each was read from, are src/lib/api-removals.ts)
+    removals: Object.fromEntries(
+      [...new Set(API_REMOVALS.map((r) => r.removed))].map((m) => [
+        `v1.${m}`,
+        API_REMOVALS.filter((r) => r.removed === m && r.stored !== false).map(
+          (r) => `${r.group ? `${r.group}/` : ''}${r.version} ${r.kind}${r.replacement ? ` → ${r.replacement}` : ''}`,
+        ),
+      ]),
+    ),
+  },
   predictions: UNITS.map((u) => ({
     id: u.id,
     code: u.code,
@@ -224,6 +291,19 @@ export function whatIfExplainMarkdown(): string {
     ...IMMUTABLE_TABLE.map((r) => `| ${r.kind} | ${md(r.fields)} |`),
     '',
     para(CHANGE_DOCS.limits),
+    '',
+    '## An upgrade: `--upgrade VERSION`',
+    '',
+    para(UPGRADE_DOCS.what),
+    '',
+    para(UPGRADE_DOCS.limits),
+    '',
+    ...UPGRADE_UNITS.flatMap((u) => [`### ${md(u.id)}`, '', para(u.docs.what), '', `Limits: ${para(u.docs.limits)}`, '']),
+    '| removed in | API version | kind | use instead |',
+    '|---|---|---|---|',
+    ...API_REMOVALS.filter((r) => r.stored !== false).map(
+      (r) => `| v1.${r.removed} | ${md(`${r.group ? `${r.group}/` : ''}${r.version}`)} | ${r.kind} | ${md(r.replacement ?? 'nothing')} |`,
+    ),
     '',
     '## Codes',
     '',

@@ -14,6 +14,7 @@ import { groupOf, gkKey, type KObject } from '../model.js';
 import { R } from '../resources.js';
 import { arr } from './cluster.js';
 import { Snapshot } from '../snapshot/snapshot.js';
+import type { UpgradeHypothesis } from './upgrade/version.js';
 
 const clone = <T>(o: T): T => JSON.parse(JSON.stringify(o)) as T;
 const iso = (t: number): string => new Date(t).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -33,6 +34,8 @@ export const CHANGED_TYPES = new Set([
 export interface Hypothesis {
   nodes: string[];
   remove: boolean;
+  /** what-if --upgrade: the version the cluster is upgraded to (the rollout's steps are node hypotheses of their own). */
+  upgrade?: UpgradeHypothesis;
 }
 
 function setCondition(o: KObject, c: Record<string, unknown>): void {

@@ -87,7 +87,7 @@ const cutWhy = (opts: WhatIfOptions, deadlineVerb: string): string =>
       : `the deadline (${opts.deadline?.text()}) ${deadlineVerb}`;
 
 /** The deadline or a cancellation came before the work was done. */
-class Cut extends Error {}
+export class Cut extends Error {}
 
 const contractOf = (checks: Check[], id: string): WhatIfContract => checks.find((c) => c.id === id)?.map[0]?.contract ?? 'workloads';
 const typeKey = (n: { group: string; kind: string }): string => gkKey(n.group, n.kind);
@@ -106,10 +106,10 @@ export function verdictOf(predictions: Array<Pick<Prediction, 'severity'>>, notJ
   return { safe: true, state: 'safe', failOn };
 }
 
-interface Step {
+export interface Step {
   pause: () => Promise<void>;
 }
-function stepper(opts: WhatIfOptions): Step {
+export function stepper(opts: WhatIfOptions): Step {
   const wait = opts.pause ?? (() => new Promise<void>((r) => setImmediate(r)));
   return {
     pause: async () => {
@@ -132,8 +132,24 @@ function unitGaps(u: PredictionUnit, c: Cluster): { blind: boolean; unjudged: Un
   };
 }
 
+/** Units on one cluster as it would be: each that applies and sees a subject predicts; what each lacks is not judged. */
+export function runUnits(c: Cluster, units: PredictionUnit[]): { predictions: Prediction[]; notJudged: Unjudged[] } {
+  const predictions: Prediction[] = [];
+  const notJudged: Unjudged[] = [];
+  for (const u of units) {
+    if (u.applies && !u.applies(c.h)) continue;
+    const g = unitGaps(u, c);
+    notJudged.push(...g.unjudged);
+    if (g.blind) continue;
+    const out = u.predict(c);
+    predictions.push(...out.predictions);
+    for (const x of out.unjudged ?? []) notJudged.push({ contract: u.contract, what: x.what, by: u.id });
+  }
+  return { predictions, notJudged };
+}
+
 /** One hypothesis: the checks' new findings and every unit's predictions, with what could not be judged. */
-async function predictOnce(
+export async function predictOnce(
   snap: Snapshot,
   h: Hypothesis,
   now: Date,
@@ -221,16 +237,9 @@ async function predictOnce(
   }
   // a backend at an address no visible pod or node has is never counted live (a webhook, an APIService, cluster DNS)
   notJudged.push(...unjudgedBackends(snap, h, (id) => contractOf(checks, id)));
-  const c = new Cluster(snap, h, now, checks);
-  for (const u of UNITS) {
-    if (u.applies && !u.applies(h)) continue;
-    const g = unitGaps(u, c);
-    notJudged.push(...g.unjudged);
-    if (g.blind) continue;
-    const out = u.predict(c);
-    predicted.push(...out.predictions);
-    for (const x of out.unjudged ?? []) notJudged.push({ contract: u.contract, what: x.what, by: u.id });
-  }
+  const own = runUnits(new Cluster(snap, h, now, checks), UNITS);
+  predicted.push(...own.predictions);
+  notJudged.push(...own.notJudged);
   return {
     predictions: predicted.sort((a, b) => rank(b.severity) - rank(a.severity)),
     notJudged,
@@ -344,7 +353,7 @@ export async function whatIf(snap: Snapshot, h: Hypothesis, now: Date, checks: C
 }
 
 /** One entry per contract, input and who needed it. */
-function dedupe(xs: Unjudged[]): Unjudged[] {
+export function dedupe(xs: Unjudged[]): Unjudged[] {
   const seen = new Map<string, Unjudged>();
   for (const x of xs) seen.set(`${x.contract}|${x.what}|${x.by}`, x);
   return [...seen.values()];

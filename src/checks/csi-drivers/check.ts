@@ -15,7 +15,7 @@ const CODES = {
 type Code = keyof typeof CODES;
 
 /** In-tree volume plugins and the CSI drivers they are migrated to. */
-const MIGRATED: Record<string, string> = {
+export const MIGRATED: Record<string, string> = {
   'kubernetes.io/aws-ebs': 'ebs.csi.aws.com',
   'kubernetes.io/gce-pd': 'pd.csi.storage.gke.io',
   'kubernetes.io/azure-disk': 'disk.csi.azure.com',
@@ -26,7 +26,7 @@ const MIGRATED: Record<string, string> = {
 /** The release from which each migration is on by default (before it, the in-tree plugin serves the volumes and no CSI
  *  driver is needed): AWS EBS, GCE PD and Azure Disk 1.23, Azure File 1.24, Cinder 1.21, vSphere 1.25 (Kubernetes
  *  release notes, "CSI migration … enabled by default"). */
-const MIGRATED_SINCE: Record<string, number> = {
+export const MIGRATED_SINCE: Record<string, number> = {
   'kubernetes.io/aws-ebs': 23,
   'kubernetes.io/gce-pd': 23,
   'kubernetes.io/azure-disk': 23,

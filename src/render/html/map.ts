@@ -9,10 +9,9 @@ import type { BlastNode, BlastRadius, ControlPlaneLayout } from '../../map/blast
 import { partKey } from '../../map/blast.js';
 import { faultKey, SEVERITY_RANK, type CheckResult, type Severity } from '../../model.js';
 import type { Report } from '../report.js';
-import { groupMany, hypothesisLine, oneAtATimeLine, restLine, verdictLine, type Pred, type WhatIfDoc } from '../whatif.js';
+import { groupMany, hypothesisLine, oneAtATimeLine, restLine, verdictLine, whatIfCommand, type Pred, type WhatIfDoc } from '../whatif.js';
 import { attrs, esc } from './escape.js';
 import { badge, findingHtml, page, type Status } from './page.js';
-import { argvText } from '../../lib/shell.js';
 
 export interface MapPageInput {
   map: ArchMap;
@@ -214,7 +213,7 @@ function whatIfHeader(w: WhatIfOverlay): string {
   const v = verdictLine(w.doc);
   const once = oneAtATimeLine(w.doc);
   const { full, tails } = groupMany(w.undrawn);
-  return `<p><strong>hypothesis:</strong> ${esc(hypothesisLine(w.doc.hypothesis))}. The map is the cluster as it would be; a part
+  return `<p><strong>hypothesis:</strong> ${esc(hypothesisLine(w.doc.hypothesis))}. ${w.doc.hypothesis.upgrade ? 'The map is the cluster as it is' : 'The map is the cluster as it would be'}; a part
 marked ${WOULD_BREAK} carries a prediction (select it to see which).</p>
 <p class="verdict">${v.tone === 'plain' ? '' : `${badge(v.tone)} `}${esc(v.text)}</p>
 ${once ? `<p>${esc(once)}</p>` : ''}
@@ -247,9 +246,7 @@ export function renderMapHtml(input: MapPageInput): string {
     .filter((s) => count(s))
     .map((s) => `${badge(s)} <span class="muted">${count(s)}</span>`)
     .join(' ');
-  const command = w
-    ? argvText(['kubectl', 'arch', 'what-if', ...w.doc.hypothesis.nodes, ...(w.doc.hypothesis.remove ? ['--remove'] : [])])
-    : 'kubectl arch map';
+  const command = w ? whatIfCommand(w.doc.hypothesis) : 'kubectl arch map';
   const body = `<header>
 <h1>${esc(command)} <span class="muted">— ${esc(map.distribution)} ${esc(map.serverVersion)}</span></h1>
 ${w ? whatIfHeader(w) : ''}

@@ -10,6 +10,10 @@ import etcdSnapshots from './etcd-snapshots/prediction.js';
 import ingress from './ingress/prediction.js';
 import pinnedVolumes from './pinned-volumes/prediction.js';
 import workloadsDown from './workloads-down/prediction.js';
+import upgradeDoor from './upgrade-door/prediction.js';
+import upgradeLoops from './upgrade-loops/prediction.js';
+import upgradeNodes from './upgrade-nodes/prediction.js';
+import upgradeVersions from './upgrade-versions/prediction.js';
 import type { PredictionUnit } from '../types.js';
 
 export const UNITS: PredictionUnit[] = [
@@ -23,3 +27,7 @@ export const UNITS: PredictionUnit[] = [
   etcdSnapshots,
   barePods,
 ];
+
+/** what-if --upgrade's own predictions on the cluster as it is, for the target version (the rollout's steps are judged
+ *  by UNITS and the checks, as what-if NODE judges them: ../upgrade/predict.ts). */
+export const UPGRADE_UNITS: PredictionUnit[] = [upgradeVersions, upgradeDoor, upgradeLoops, upgradeNodes];
