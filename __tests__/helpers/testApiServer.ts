@@ -35,9 +35,10 @@ export interface Faults {
   quorumHang?: boolean;
   /** Names whose single-object GET answers 403 (e.g. argocd-cm). */
   forbiddenGet?: Set<string>;
-  /** Lists of this plural answer `count` objects (default 1), each with an annotation of this many bytes, in pages;
+  /** Lists of this plural answer `count` objects (default 1), each with an annotation of this many bytes, in pages
+   *  (with `asMessage`, Warning events whose message is that long: a field a snapshot keeps; pages made as asked);
    *  with `together`, the answers wait until that many lists were asked, then go out at once (clients overlap). */
-  giant?: { resource: string; bytes: number; count?: number; together?: number };
+  giant?: { resource: string; bytes: number; count?: number; together?: number; asMessage?: boolean };
 }
 
 export interface RequestRecord {
@@ -216,13 +217,22 @@ export async function startTestApiServer(opts: { types: ResourceType[]; objects:
       const key = `${bytes}/${count}/${start}/${limit}`;
       let body = giantBodies.get(key);
       if (!body) {
+        const asMessage = faults.giant.asMessage;
         const items = Array.from({ length: Math.max(0, Math.min(limit, count - start)) }, (_, i) => ({
           metadata: {
             name: `giant-${start + i}`,
             namespace: 'default',
             uid: `giant-${start + i}`,
-            annotations: { giant: 'x'.repeat(bytes) },
+            ...(asMessage ? {} : { annotations: { giant: 'x'.repeat(bytes) } }),
           },
+          ...(asMessage
+            ? {
+                type: 'Warning',
+                reason: 'BackOff',
+                message: `${start + i} `.padEnd(bytes, 'x'),
+                involvedObject: { kind: 'Pod', name: `giant-${start + i}`, namespace: 'default' },
+              }
+            : {}),
         }));
         const next = start + limit < count ? { continue: String(start + limit) } : {};
         const list = {
@@ -232,7 +242,8 @@ export async function startTestApiServer(opts: { types: ResourceType[]; objects:
           items,
         };
         body = Buffer.from(JSON.stringify(list));
-        giantBodies.set(key, body);
+        // many pages of events are made as asked, not kept: the server would hold what the client may not
+        if (!asMessage) giantBodies.set(key, body);
       }
       const answer = (b: Buffer) => () => {
         rec.status = 200;
