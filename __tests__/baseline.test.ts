@@ -148,6 +148,7 @@ describe('kubectl arch diff', () => {
     const doc = (title: string) => ({
       apiVersion: 'kubectl-arch/v1',
       kind: 'Report',
+      command: 'doctor',
       checks: [
         {
           id: 'x',
@@ -155,7 +156,7 @@ describe('kubectl arch diff', () => {
         },
       ],
     });
-    writeFileSync(join(dir, 'old.json'), JSON.stringify({ apiVersion: 'kubectl-arch/v1', kind: 'Report', checks: [] }));
+    writeFileSync(join(dir, 'old.json'), JSON.stringify({ apiVersion: 'kubectl-arch/v1', kind: 'Report', command: 'doctor', checks: [] }));
     writeFileSync(join(dir, 'new.json'), JSON.stringify(doc('[click](https://evil) <img src=x> | `x`')));
     const md = (await arch(['diff', join(dir, 'old.json'), join(dir, 'new.json'), '-o', 'markdown'])).stdout;
     expect(md).not.toMatch(/\[click\]\(/);

@@ -32,6 +32,38 @@ describe('CLI basics', () => {
     for (const c of ['--kubeconfig', '--context', '--fail-on', '--snapshot', '--contexts']) expect(d.stdout).toContain(c);
   });
 
+  test('--version is version; -o text is the table, for every command that writes one', async () => {
+    const v = await arch(['version']);
+    expect(await arch(['--version'])).toEqual(v);
+    expect(JSON.parse((await arch(['--version', '-o', 'json'])).stdout).version).toBe(
+      JSON.parse((await arch(['version', '-o', 'json'])).stdout).version,
+    );
+    for (const args of [['doctor', '--snapshot', EXAMPLE], ['map', '--snapshot', EXAMPLE], ['explain'], ['version']]) {
+      const table = await arch([...args, '-o', 'table']);
+      expect(await arch([...args, '-o', 'text'])).toEqual(table);
+      expect(await arch([...args, '--output=text'])).toEqual(table);
+    }
+    // and the help says so
+    expect((await arch(['doctor', '--help'])).stdout.replace(/\s+/g, ' ')).toContain('table (text for people; -o text works too)');
+  });
+
+  test('usage errors read as words, not internals: a word that is no command, an argument not taken', async () => {
+    const typo = await arch(['doctr']);
+    expect([typo.code, typo.stderr]).toEqual([
+      2,
+      'error: "doctr" is not a kubectl arch command — did you mean doctor?\n  hint: the commands: doctor, map, what-if, snapshot, orphans, quorum, diff, explain, mcp, rbac, completion, version (kubectl arch --help)\n',
+    ]);
+    const foo = await arch(['foo']);
+    expect([foo.code, foo.stderr]).toEqual([2, expect.stringMatching(/^error: "foo" is not a kubectl arch command\n/)]);
+    const extra = await arch(['doctor', 'foo', '--snapshot', EXAMPLE]);
+    expect([extra.code, extra.stdout, extra.stderr]).toEqual([
+      2,
+      '',
+      'error: doctor does not take the argument "foo"\n  hint: kubectl arch doctor --help\n',
+    ]);
+    for (const r of [typo, foo, extra]) expect(r.stderr).not.toMatch(/Did you mean|Unknown argument/);
+  });
+
   test('rbac prints the shipped read-only ClusterRoles, embedded in the binary', async () => {
     const r = await arch(['rbac']);
     expect(r.code).toBe(0);

@@ -111,10 +111,14 @@ describe('--help', () => {
     expect(mcp.long).toEqual(expect.arrayContaining(['--kubeconfig', '--context', '--allow-snapshot-dir', '--config']));
   });
 
-  test('spot checks: what-if writes html and takes no -n; snapshot writes YAML by default; diff writes markdown', async () => {
+  test('spot checks: what-if writes html, shows -n (for -f) and no -A; snapshot writes YAML by default; diff writes markdown', async () => {
     const w = await helpOf('what-if');
     expect(w.choices).toEqual(['table', 'json', 'yaml', 'html', 'sarif', 'junit']);
-    expect([w.long, w.short]).toEqual([expect.not.arrayContaining(['--namespace']), expect.not.arrayContaining(['-n'])]);
+    expect([w.long, w.short]).toEqual([expect.arrayContaining(['--namespace']), expect.arrayContaining(['-n', '-f'])]);
+    expect([w.long, w.short]).toEqual([expect.not.arrayContaining(['--all-namespaces']), expect.not.arrayContaining(['-A'])]);
+    expect((await arch(['what-if', '--help'])).stdout.replace(/\s+/g, ' ')).toContain(
+      '-n, --namespace With -f: the namespace of manifests that name none',
+    );
     const s = await helpOf('snapshot');
     expect([s.choices, s.default]).toEqual([['yaml', 'json'], 'yaml']);
     const d = await helpOf('diff');

@@ -6,6 +6,7 @@ import { hideBin } from 'yargs/helpers';
 import { EXIT, InputError, UserError } from './errors.js';
 import { installProcessHandlers } from './lifecycle.js';
 import { termSafe } from './lib/safe.js';
+import { command } from './lib/shell.js';
 import { versionLine } from './fast-paths.js';
 import { EXAMPLES, outputRefusal, TAKES } from './complete.js';
 import type { GlobalArgs } from './commands/common.js';
@@ -17,16 +18,18 @@ const cluster = (cmd: string): boolean => TAKES[cmd]!.flags.includes('kubeconfig
 /** What -o means for each command (its values are its choices, from TAKES). */
 const OUTPUT_MEANS: Record<string, string> = {
   doctor:
-    'Output format: text, JSON or YAML; SARIF, JUnit, Prometheus, PolicyReport or OpenReports for CI and monitoring; html, a self-contained page',
-  map: 'Output format: text, JSON or YAML; html, a self-contained page; the graph in Mermaid or Graphviz dot',
-  'what-if': 'Output format: text, JSON or YAML; html, the predictions drawn on the map of the cluster as it would be',
+    'Output format: table (text for people; -o text works too), JSON or YAML; SARIF, JUnit, Prometheus, PolicyReport or OpenReports for CI and monitoring; html, a self-contained page',
+  map: 'Output format: table (text for people; -o text works too), JSON or YAML; html, a self-contained page; the graph in Mermaid or Graphviz dot',
+  'what-if':
+    'Output format: table (text for people; -o text works too), JSON or YAML; html, the predictions drawn on the map of the cluster as it would be',
   snapshot: 'Output format: standard Kubernetes YAML, or JSON',
-  orphans: 'Output format: text, JSON or YAML; SARIF, JUnit, Prometheus, PolicyReport or OpenReports for CI and monitoring',
+  orphans:
+    'Output format: table (text for people; -o text works too), JSON or YAML; SARIF, JUnit, Prometheus, PolicyReport or OpenReports for CI and monitoring',
   quorum:
-    'Output format: text, JSON or YAML; SARIF, JUnit, Prometheus, PolicyReport or OpenReports for CI and monitoring (not with --etcd-endpoints)',
-  diff: 'Output format; markdown for a pull-request comment',
-  explain: 'Output format: text, or the documentation as JSON or YAML',
-  version: 'Output format',
+    'Output format: table (text for people; -o text works too), JSON or YAML; SARIF, JUnit, Prometheus, PolicyReport or OpenReports for CI and monitoring (not with --etcd-endpoints)',
+  diff: 'Output format: table (text; -o text works too), JSON or YAML; markdown for a pull-request comment',
+  explain: 'Output format: table (text; -o text works too), or the documentation as JSON or YAML',
+  version: 'Output format: table (text; -o text works too), JSON or YAML',
 };
 
 /** The yargs declaration of every flag, for the command that takes it; which command takes which is TAKES
@@ -44,10 +47,13 @@ const OPTIONS: Record<string, (cmd: string) => Options> = {
   }),
   cluster: () => ({ type: 'string', describe: 'kubeconfig cluster to use', group: 'Cluster:' }),
   user: () => ({ type: 'string', describe: 'kubeconfig user to use', group: 'Cluster:' }),
-  namespace: () => ({
+  namespace: (cmd) => ({
     alias: 'n',
     type: 'string',
-    describe: 'Limit namespaced objects to this namespace (default: all)',
+    describe:
+      cmd === 'what-if'
+        ? 'With -f: the namespace of manifests that name none (default: default); not with nodes, which run pods of every namespace'
+        : 'Limit namespaced objects to this namespace (default: all)',
     group: 'Cluster:',
   }),
   'all-namespaces': () => ({ alias: 'A', type: 'boolean', describe: 'All namespaces (the default; overrides -n)', group: 'Cluster:' }),
@@ -194,7 +200,14 @@ function takes(y: Argv, cmd: string): Argv {
     a = a.option(name, { ...parsing(OPTIONS[name]!(cmd)), hidden: true, ...(name === 'output' ? { default: 'table' } : {}) });
   if (t.refused?.includes('output')) return a;
   return a.middleware((argv) => {
-    const given = (argv as { output?: unknown }).output ?? (argv as { o?: unknown }).o;
+    const v = argv as { output?: unknown; o?: unknown };
+    // "text" is what people type for the human format, whose name here is table: the same
+    if (t.outputs?.includes('table')) {
+      const text = (x: unknown): unknown => (x === 'text' ? 'table' : Array.isArray(x) ? x.map(text) : x);
+      if (v.output !== undefined) v.output = text(v.output);
+      if (v.o !== undefined) v.o = text(v.o);
+    }
+    const given = v.output ?? v.o;
     for (const o of given === undefined ? [] : [given].flat()) {
       if (!t.outputs?.some((x) => x === String(o))) {
         const r = outputRefusal(cmd, String(o));
@@ -217,7 +230,38 @@ function notTaken(msg: string, argv: string[]): string | undefined {
         : undefined
       : [`--${n}`, `--no-${n}`].find((f) => argv.some((w) => w === f || w.startsWith(`${f}=`)));
   const flags = m[1]!.split(', ').map(asTyped);
-  return flags.every(Boolean) ? `${building} does not take ${flags.join(', ')}` : undefined;
+  if (flags.every(Boolean)) return `${building} does not take ${flags.join(', ')}`;
+  // words that are not flags: an argument the command does not take ("doctor foo")
+  const words = m[1]!.split(', ');
+  if (words.every((w) => argv.includes(w)))
+    return `${building} does not take ${words.length === 1 ? 'the argument' : 'the arguments'} ${words.map((w) => JSON.stringify(w)).join(', ')}`;
+  return undefined;
+}
+
+/** The distance between two words (insertions, deletions, substitutions), for "did you mean". */
+function distance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
+/** "foo" typed where a command goes: named as such, with the command it was probably meant to be (if one is close). */
+function notACommand(argv: string[]): InputError | undefined {
+  const word = argv.find((w) => !w.startsWith('-'));
+  if (word === undefined || word in TAKES) return undefined;
+  const names = Object.keys(TAKES);
+  const close = names
+    .map((n) => ({ n, d: n.startsWith(word) && word.length >= 2 ? 0 : distance(word, n) }))
+    .filter((x) => x.d <= Math.max(1, Math.floor(x.n.length / 3)))
+    .sort((a, b) => a.d - b.d)[0];
+  return new InputError(
+    `${JSON.stringify(word)} is not a kubectl arch command${close ? ` — did you mean ${close.n}?` : ''}`,
+    `the commands: ${names.join(', ')} (${command(['kubectl', 'arch', '--help']).line})`,
+  );
 }
 
 function fail(e: unknown, verbose: boolean): number {
@@ -237,9 +281,11 @@ function fail(e: unknown, verbose: boolean): number {
   return EXIT.INTERNAL;
 }
 
-export async function main(argv = hideBin(process.argv)): Promise<number> {
+export async function main(argv0 = hideBin(process.argv)): Promise<number> {
   installProcessHandlers();
   resetRunGuard();
+  // --version is what many type for `version` (kubectl's is `kubectl version`): the same answer
+  const argv = argv0[0] === '--version' ? ['version', ...argv0.slice(1)] : argv0;
   // krew installs the binary as kubectl-arch, but users type `kubectl arch`: usage always says so
   const prog = 'kubectl arch';
   const verbose = argv.includes('-v') || argv.includes('--verbose');
@@ -371,10 +417,9 @@ export async function main(argv = hideBin(process.argv)): Promise<number> {
       describe: 'Print the stack of an error, and with a command that reads a cluster every request, to stderr',
     })
     .epilogue(
-      `Flags: each command takes its own (${prog} <command> --help).\nExit codes: 0 clean, 1 findings at or above --fail-on, 2 bad usage or input, 3 cluster unreachable or unauthenticated, 4 internal error; with several contexts, the highest of theirs.\nRead-only: only GET requests are sent. Docs: kubectl arch explain <check>.`,
+      `Flags: each command takes its own (${prog} <command> --help).\nExit codes: 0 clean, 1 findings at or above --fail-on, 2 bad usage or input, 3 not judged (cluster or etcd unreachable, unauthenticated, or what a verdict rests on not visible), 4 internal error; with several contexts, the highest of theirs.\nRead-only: only GET requests are sent. Docs: kubectl arch explain <check>. Version: kubectl arch version (or --version).`,
     )
-    .demandCommand(1, 'name a command (see --help)')
-    .recommendCommands()
+    .demandCommand(1, 'name a command')
     .strict()
     .help()
     .alias('help', 'h')
@@ -383,7 +428,10 @@ export async function main(argv = hideBin(process.argv)): Promise<number> {
     .wrap(Math.min(110, Number(process.env.KUBECTL_ARCH_HELP_WIDTH) || process.stdout.columns || 100))
     // a usage error must stop here, before any command runs (and so before any request)
     .fail((msg, err) => {
-      throw err ?? new InputError(notTaken(msg, argv) ?? msg, `${prog}${building ? ` ${building}` : ''} --help`);
+      if (err) throw err;
+      // before a command was chosen: a word that is not one (yargs' own would be "Unknown argument: foo")
+      if (!building) throw notACommand(argv) ?? new InputError(msg, command(['kubectl', 'arch', '--help']).line);
+      throw new InputError(notTaken(msg, argv) ?? msg, command(['kubectl', 'arch', building, '--help']).line);
     });
   // yargs renders the whole --help text before running any command, only to have it ready should the command fail
   // (measured: ~30 ms of a 170 ms `doctor --snapshot`). Our .fail() never prints help, so that rendering is skipped;

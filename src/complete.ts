@@ -153,15 +153,15 @@ export const TAKES: Record<string, Takes> = {
       'k3s-config',
       'rke2-config',
       'upgrade',
-      ...CLUSTER.filter((f) => f !== 'namespace' && f !== 'all-namespaces'),
+      ...CLUSTER.filter((f) => f !== 'all-namespaces'),
       'fail-on',
       'color',
       'baseline',
       'verbose',
     ],
     outputs: [...TEXT, 'html', 'sarif', 'junit'],
-    // for nodes: a node is in every namespace; with -f, -n is where manifests without a namespace go
-    refused: ['namespace', 'all-namespaces'],
+    // -n: with -f, where manifests without a namespace go; with nodes it is refused (a node is in every namespace)
+    refused: ['all-namespaces'],
   },
   snapshot: { flags: ['deep', ...CLUSTER, 'verbose'], outputs: ['yaml', 'json'] },
   orphans: { flags: ['cleanup-plan', ...CLUSTER, 'fail-on', 'color', ...FLEET, 'verbose'], outputs: [...TEXT, ...MACHINE] },

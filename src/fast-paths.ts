@@ -21,7 +21,7 @@ export function versionLine(format: string | undefined): string {
 
 /** `version` with nothing but one of its output formats (TAKES): the format, else null (not a fast case). */
 function versionFormat(argv: string[]): string | null {
-  if (argv[0] !== 'version') return null;
+  if (argv[0] !== 'version' && argv[0] !== '--version') return null;
   const outputs: readonly string[] = TAKES.version?.outputs ?? [];
   const rest = argv.slice(1);
   if (rest.length === 0) return outputs[0] ?? null;

@@ -5,6 +5,7 @@
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { InputError } from '../errors.js';
+import { whyNot } from '../lib/files.js';
 import { termSafe } from '../lib/safe.js';
 import { ApiClient, type ClientOptions, type TransportOptions } from './client.js';
 import { runExecPlugin, type ExecConfig } from './exec.js';
@@ -33,7 +34,7 @@ function readTokenFile(user: string, file: string): string {
   try {
     t = readFileSync(file, 'utf8').trim();
   } catch (e) {
-    throw new InputError(`user "${user}": cannot read tokenFile ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new InputError(`user "${user}": cannot read tokenFile ${file}: ${whyNot(e as NodeJS.ErrnoException)}`);
   }
   if (!t) throw new InputError(`user "${user}": tokenFile ${file} is empty`);
   return t;

@@ -13,7 +13,7 @@ import { REPORT_API_VERSION } from '../render/report.js';
 import { CONFIGMAPS, R } from '../resources.js';
 import { verdictOf } from '../whatif/predict.js';
 import { acquire, runDeadline, type GlobalArgs, type stdoutStyle } from './common.js';
-import { baselineFor, markAgainst, readReport } from './baseline.js';
+import { baselineFor, markAgainst, readReport, sameCommand, whatIfQuestion } from './baseline.js';
 import { MAX_MANIFEST_BYTES, parseManifests, readManifests } from '../change/manifests.js';
 import { predictChange, writtenRefs } from '../change/predict.js';
 import { parseServerConfig, predictServerConfig, readServerConfig } from '../change/k3s-config.js';
@@ -100,6 +100,7 @@ export async function changeReport(args: ChangeArgs): Promise<{
         : undefined;
   const deadline = args.runDeadline ?? (await runDeadline(args));
   const base = args.baseline ? readReport(args.baseline) : undefined;
+  if (base) sameCommand(base, 'what-if', whatIfQuestion({ change: true }), '--baseline');
   const defaultNamespace = args.namespace ?? 'default';
   // the names as written: a kind's scope is known after discovery, which the step that reads them does itself
   const { snap, source } = await acquire({ ...args, namespace: undefined, 'all-namespaces': true, runDeadline: deadline }, CONTEXT, {
@@ -113,7 +114,7 @@ export async function changeReport(args: ChangeArgs): Promise<{
     r.notJudged.push(...cfg.notJudged);
   }
   for (const p of r.predictions) (p as { fingerprint?: string }).fingerprint = fingerprintOf(p);
-  const baseline = base ? markAgainst(r.predictions, baselineFor(base, ''), args.baseline!) : undefined;
+  const baseline = base ? markAgainst(r.predictions, baselineFor(base, source.context), args.baseline!) : undefined;
   const verdict = verdictOf(r.predictions, r.notJudged, args['fail-on']);
   const gate = baseline
     ? verdictOf(
@@ -129,6 +130,7 @@ export async function changeReport(args: ChangeArgs): Promise<{
   const structured = {
     apiVersion: REPORT_API_VERSION,
     kind: 'WhatIf',
+    command: 'what-if',
     source,
     fingerprint: { distribution: fp.distribution, serverVersion: fp.serverVersion, nodes: fp.nodes.summary },
     hypothesis: {

@@ -9,7 +9,7 @@ import type { AcceptedRisks, SuppressedFinding } from '../config/accepted.js';
 import { EXIT, InputError, UserError } from '../errors.js';
 import { SEVERITY_RANK, worstRank, type CheckResult, type Severity } from '../model.js';
 import { isMachineFormat, type FormatRun } from '../render/formats/model.js';
-import { baselineFor, markAgainst, readReport, type BaselineResult, type FindingsByContext } from './baseline.js';
+import { baselineCovers, baselineFor, markAgainst, readReport, sameCommand, type BaselineResult, type ReportFile } from './baseline.js';
 import { baselineText } from '../render/baseline.js';
 import { countBySeverity, REPORT_API_VERSION, type ContextRow, type ReportList } from '../render/report.js';
 import { termSafe } from '../lib/safe.js';
@@ -94,7 +94,7 @@ async function runContext(
   risks: AcceptedRisks,
   fn: PerContext,
   member: boolean,
-  base?: FindingsByContext,
+  base?: ReportFile,
 ): Promise<Done> {
   const startedAt = new Date();
   const since = stopwatch();
@@ -251,10 +251,12 @@ export interface Runs {
 
 /** doctor, orphans and quorum: one context or many, nothing printed (execute prints; the MCP server returns it). */
 export async function runAll(command: string, args: GlobalArgs, fn: PerContext): Promise<Runs> {
-  const contexts = await fleetContexts(args);
-  const risks = acceptedRisks(args);
-  // read before any request: a baseline that cannot be read is a usage error
+  // read before any request: a baseline that cannot be read, or of another command or context, is a usage error
   const base = args.baseline ? readReport(args.baseline) : undefined;
+  if (base) sameCommand(base, command, undefined, '--baseline');
+  const contexts = await fleetContexts(args);
+  if (base && contexts) baselineCovers(base, contexts);
+  const risks = acceptedRisks(args);
   const since = stopwatch();
   const parallel = parseParallel(args.parallel);
   // one --deadline for the whole run: contexts share it, and one whose turn comes after it is not run

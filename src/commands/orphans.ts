@@ -70,8 +70,11 @@ export const orphansOne: PerContext = async (args: OrphanArgs, risks) => {
     structured: {
       apiVersion: REPORT_API_VERSION,
       kind: 'OrphanReport',
+      command: 'orphans',
       source,
       ...rep,
+      // the findings the groups, owners elsewhere and deletions give (codes and fingerprints: --baseline, diff)
+      findings,
       suppressed,
       acceptedRisks: risksInfo(risks, suppressed),
     },

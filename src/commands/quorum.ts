@@ -1,7 +1,7 @@
 // `kubectl arch quorum`: etcd members and the verdict, through the API or (opt-in) etcd itself.
 import { etcdQuorum, quorumFindings } from '../checks/etcd-quorum/check.js';
 import { partition } from '../config/accepted.js';
-import { InputError } from '../errors.js';
+import { EXIT, InputError } from '../errors.js';
 import { FINGERPRINT_NEEDS } from '../fingerprint.js';
 import { evidenceTime, stamp } from '../checks/run.js';
 import { SEVERITY_RANK, worstRank, type CheckResult } from '../model.js';
@@ -43,6 +43,7 @@ export const quorumOne: PerContext = async (args, risks) => {
     structured: {
       apiVersion: REPORT_API_VERSION,
       kind: 'Quorum',
+      command: 'quorum',
       ...v,
       source,
       evidenceSource: v.source,
@@ -71,6 +72,12 @@ export async function quorum(args: QuorumArgs): Promise<number> {
       throw new InputError('--etcd-endpoints probes one etcd cluster; it cannot be used with --contexts or --all-contexts');
     if (isMachineFormat(args.output))
       throw new InputError(`-o ${args.output} is not available with --etcd-endpoints`, 'use -o table, json or yaml');
+    // the probe reports members and a verdict, no findings: there is nothing a baseline could be compared with
+    if (args.baseline)
+      throw new InputError(
+        '--baseline is not available with --etcd-endpoints',
+        'compare quorum reports read through the API: leave out --etcd-endpoints',
+      );
     const { probeEtcd } = await import('../etcd/probe.js');
     const res = await probeEtcd({
       endpoints: args['etcd-endpoints']
@@ -86,10 +93,13 @@ export async function quorum(args: QuorumArgs): Promise<number> {
     const v = res.view;
     const alarmSev = res.alarms.some((a) => a.alarm === 'CORRUPT' || a.alarm === 'NOSPACE');
     if (args.output !== 'table') {
-      await printStructured({ apiVersion: REPORT_API_VERSION, kind: 'QuorumProbe', ...res }, args.output);
+      await printStructured({ apiVersion: REPORT_API_VERSION, kind: 'QuorumProbe', command: 'quorum', ...res }, args.output);
     } else {
       process.stdout.write(renderProbe(res, terminalWidth()));
     }
+    // nothing answered, or what answered cannot decide: not judged, as for a cluster that cannot be reached (exit 3) —
+    // unknown is never "passed"; an alarm that corrupts or fills etcd is still critical
+    if (v.verdict === 'UNKNOWN' && !alarmSev) return EXIT.UNREACHABLE;
     const sev =
       v.verdict === 'LOST' || alarmSev
         ? SEVERITY_RANK.critical
@@ -97,9 +107,7 @@ export async function quorum(args: QuorumArgs): Promise<number> {
           ? SEVERITY_RANK.error
           : v.voters > 1 && v.voters % 2 === 0
             ? SEVERITY_RANK.warning
-            : v.verdict === 'UNKNOWN'
-              ? SEVERITY_RANK.warning
-              : -1;
+            : -1;
     return exitFor(sev, args['fail-on']);
   }
   return execute('quorum', args, forTerminal(quorumOne));

@@ -10,7 +10,7 @@ import { R } from '../resources.js';
 import { REPORT_API_VERSION } from '../render/report.js';
 import { termSafe } from '../lib/safe.js';
 import { severityIf, verdictOf, whatIf } from '../whatif/predict.js';
-import { baselineFor, markAgainst, readReport } from './baseline.js';
+import { baselineFor, markAgainst, readReport, sameCommand, whatIfQuestion } from './baseline.js';
 import { fingerprintOf } from '../model.js';
 import { VERSION } from '../version.js';
 import { acquire, runDeadline, runMemory, stdoutStyle, type GlobalArgs } from './common.js';
@@ -71,6 +71,7 @@ export async function whatIfReport(args: WhatIfArgs): Promise<{
   const deadline = args.runDeadline ?? (await runDeadline(args));
   // read before any request: a baseline that cannot be read is a usage error
   const base = args.baseline ? readReport(args.baseline) : undefined;
+  if (base) sameCommand(base, 'what-if', whatIfQuestion({ nodes, remove: Boolean(args.remove) }), '--baseline');
   const { needs, extra } = collect(false);
   const { snap, source } = await acquire({ ...args, runDeadline: deadline }, [...needs, ...EXTRA], extra);
   const gap = snap.gap(R.nodes);
@@ -101,7 +102,7 @@ export async function whatIfReport(args: WhatIfArgs): Promise<{
   });
   for (const p of r.predictions) (p as { fingerprint?: string }).fingerprint = fingerprintOf(p);
   // with a baseline, the gate counts what is new: the verdict still says what is predicted, all of it
-  const baseline = base ? markAgainst(r.predictions, baselineFor(base, ''), args.baseline!) : undefined;
+  const baseline = base ? markAgainst(r.predictions, baselineFor(base, source.context), args.baseline!) : undefined;
   const gate = baseline
     ? verdictOf(
         r.predictions.filter((p) => (p as { baseline?: string }).baseline === 'new'),
@@ -114,6 +115,7 @@ export async function whatIfReport(args: WhatIfArgs): Promise<{
   const structured = {
     apiVersion: REPORT_API_VERSION,
     kind: 'WhatIf',
+    command: 'what-if',
     source,
     fingerprint: { distribution: fp.distribution, serverVersion: fp.serverVersion, nodes: fp.nodes.summary },
     hypothesis: r.hypothesis,

@@ -10,7 +10,7 @@ import { closeSync, existsSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { InputError } from '../errors.js';
-import { openRegular, readFull } from '../lib/files.js';
+import { openRegular, readFull, whyNot } from '../lib/files.js';
 
 export function userConfigPath(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
   if (platform === 'win32' && env.APPDATA) return join(env.APPDATA, 'kubectl-arch', 'config.yaml');
@@ -79,7 +79,7 @@ export function readConfigText(file: string): string {
     const buf = Buffer.alloc(size);
     return buf.subarray(0, readFull(fd, buf, size)).toString('utf8');
   } catch (e) {
-    throw new InputError(`cannot read config ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new InputError(`cannot read config ${file}: ${whyNot(e as NodeJS.ErrnoException)}`);
   } finally {
     closeSync(fd);
   }

@@ -6,6 +6,7 @@ import https from 'node:https';
 import { readFileSync } from 'node:fs';
 import { InputError } from '../errors.js';
 import type { Deadline } from '../lib/deadline.js';
+import { whyNot } from '../lib/files.js';
 import { verdictOf, type Member, type QuorumView } from './quorum.js';
 import * as answers from './answers.js';
 import { MalformedAnswer } from './answers.js';
@@ -79,7 +80,7 @@ function tlsOptions(o: ProbeOptions): https.AgentOptions {
     try {
       return readFileSync(p);
     } catch (e) {
-      throw new InputError(`cannot read ${what} ${p}: ${(e as Error).message}`);
+      throw new InputError(`cannot read ${what} ${p}: ${whyNot(e as NodeJS.ErrnoException)}`);
     }
   };
   return { ca: read(o.cacert, '--etcd-cacert'), cert: read(o.cert, '--etcd-cert'), key: read(o.key, '--etcd-key') };

@@ -35,7 +35,7 @@ export function openRegular(file: string, what: string, maxBytes: number, hint?:
   try {
     fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (e) {
-    throw new InputError(`cannot read ${what}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, hint);
+    throw new InputError(`cannot read ${what}: ${whyNot(e as NodeJS.ErrnoException)}`, hint);
   }
   try {
     const st = fstatSync(fd);
@@ -47,6 +47,20 @@ export function openRegular(file: string, what: string, maxBytes: number, hint?:
     throw e;
   }
 }
+
+/** Why a file cannot be opened, in words (the errno code only for the rare ones). */
+const WHY: Record<string, string> = {
+  ENOENT: 'no such file',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  ENOTDIR: 'a part of its path is not a directory',
+  ELOOP: 'too many symbolic links',
+  ENAMETOOLONG: 'its name is too long',
+  EISDIR: 'it is a directory',
+  EMFILE: 'too many open files',
+  ENFILE: 'too many open files',
+};
+export const whyNot = (e: NodeJS.ErrnoException): string => (e.code && WHY[e.code]) ?? (e.code ? `error ${e.code}` : e.message);
 
 const mib = (n: number): string => (n >= 1 << 20 ? `${Math.round(n / (1 << 20))} MiB` : `${n} bytes`);
 
