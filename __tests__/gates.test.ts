@@ -3,11 +3,10 @@
 // what-if question or format version is refused (exit 2), never compared into "0 appeared, 4 fixed"; a diff whose
 // run failed on a context says so and exits 3.
 import { describe, expect, test } from '@jest/globals';
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { build, files } from '../scenarios/index.js';
 import { EXAMPLE } from './helpers/fixtures.js';
-import { allScenarios } from './helpers/scenarios.js';
+import { scenarioDir } from './helpers/scenarios.js';
 import { arch, ROOT } from './helpers/run.js';
 import { tempDir } from './helpers/tmp.js';
 
@@ -16,15 +15,6 @@ const dir = tempDir('kubectl-arch-gates-');
 const nc = (args: string[]): string[] => (['doctor', 'orphans', 'quorum'].includes(args[0]!) ? [...args, '--no-config'] : args);
 // a change whose predictions rest on nothing invisible (else a run with the same input is rightly "not judged", exit 3)
 const CHANGE = join(ROOT, 'src/change/cases/deploy-selector-helm-immich-controller-label');
-
-/** A scenario of a check's folder, written as a snapshot directory. */
-async function scenarioDir(name: string): Promise<string> {
-  const s = (await allScenarios()).find((x) => x.name === name)!;
-  const out = join(dir, name);
-  mkdirSync(out, { recursive: true });
-  for (const [f, text] of files(build([s]))) writeFileSync(join(out, f), text);
-  return out;
-}
 
 /** The README's list of the commands --baseline works on. */
 function readmeBaselineCommands(): string[] {
@@ -46,7 +36,7 @@ const CASES: Case[] = [
   { command: 'doctor', args: async () => ['doctor', '--snapshot', EXAMPLE] },
   { command: 'orphans', args: async () => ['orphans', '--snapshot', EXAMPLE] },
   // the example's quorum is healthy: an even number of voters gives a finding to compare
-  { command: 'quorum', args: async () => ['quorum', '--snapshot', await scenarioDir('k3s-two-servers')] },
+  { command: 'quorum', args: async () => ['quorum', '--snapshot', await scenarioDir('k3s-two-servers', dir)] },
   { command: 'what-if', args: async () => ['what-if', 'ilwon', '--snapshot', EXAMPLE] },
   { command: 'what-if -f', args: async () => ['what-if', '-f', join(CHANGE, 'new.yaml'), '--snapshot', join(CHANGE, 'live.yaml')] },
 ];

@@ -141,3 +141,15 @@ export function crdsFor(
   }
   return [...seen.values()];
 }
+
+/** A scenario (by name; the healthy base is "healthy") written as a snapshot directory under `dir`. */
+export async function scenarioDir(name: string, dir: string): Promise<string> {
+  const { build, files } = await import('../../scenarios/index.js');
+  const { mkdirSync, writeFileSync } = await import('node:fs');
+  const s = (await allScenarios()).find((x) => x.name === name);
+  if (!s) throw new Error(`no scenario ${name}`);
+  const out = join(dir, name);
+  mkdirSync(out, { recursive: true });
+  for (const [f, text] of files(build([s]))) writeFileSync(join(out, f), text);
+  return out;
+}
