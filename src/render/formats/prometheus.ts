@@ -103,8 +103,11 @@ export function renderPrometheus(runs: FormatRun[], opts: FormatOptions): string
       suppressed.samples.push([{ ...base, check, code, severity }, n]);
     }
   }
+  // like every family, one series per command and context: several runs' files side by side in one textfile
+  // directory (doctor, orphans, quorum) must not repeat a series, which node-exporter refuses ("collected before")
   const info = fam('kubectl_arch_build_info', 'kubectl-arch version and the --fail-on threshold of this run (always 1).');
-  info.samples.push([{ version: opts.version, fail_on: opts.failOn }, 1]);
+  for (const [i, run] of runs.entries())
+    info.samples.push([{ command: run.command, context: names[i]!, version: opts.version, fail_on: opts.failOn }, 1]);
   const L: string[] = [];
   for (const f of [up, exit, duration, last, status, bySev, byCode, suppressed, byFile, vsBaseline, info]) {
     if (f === vsBaseline && !f.samples.length) continue;
