@@ -433,7 +433,7 @@ describe('the CLI', () => {
     const plan = await archIn(dir, ['orphans', '--snapshot', EXAMPLE, '--config', f, '--cleanup-plan']);
     expect(plan.stdout).not.toMatch(/kubectl delete deployment/);
     expect(plan.stdout).toMatch(/^# not in this plan: 1 group\(s\) suppressed as accepted risks \(Argo CD Application argocd\/blog/m);
-    const sarif = JSON.parse((await archIn(dir, ['orphans', '--snapshot', EXAMPLE, '--config', f, '-o', 'sarif'])).stdout);
+    const sarif = JSON.parse((await archIn(dir, ['orphans', '--snapshot', EXAMPLE, '--config', f, '-o', 'sarif', '--sarif-all'])).stdout);
     expect(sarif.runs[0].results[0].suppressions[0].justification).toMatch(/^the blog moves/);
   });
 });

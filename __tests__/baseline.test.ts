@@ -93,7 +93,7 @@ describe('--baseline', () => {
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).baseline.fixed.map((f: any) => f.code)).toEqual(['ARCH-RL03']);
     const sarif = JSON.parse(
-      (await arch(['doctor', '--snapshot', withoutRetryLoop(), '--baseline', base, '--no-config', '-o', 'sarif'])).stdout,
+      (await arch(['doctor', '--snapshot', withoutRetryLoop(), '--baseline', base, '--no-config', '-o', 'sarif', '--sarif-all'])).stdout,
     );
     expect(sarif.runs[0].results.filter((x: any) => x.baselineState === 'absent').map((x: any) => x.ruleId)).toEqual(['ARCH-RL03']);
   });

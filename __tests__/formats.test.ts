@@ -103,6 +103,8 @@ const downRun: FormatRun = {
 };
 
 const opts = { failOn: 'error' as const, version: '1.2.3' };
+/** The full record: accepted risks (and fixed findings) written too. */
+const all = { ...opts, sarifAll: true };
 
 describe('SARIF 2.1.0', () => {
   // the approved schema (errata01, the one the output's $schema names and GitHub validates uploads with) is draft-04;
@@ -122,10 +124,11 @@ describe('SARIF 2.1.0', () => {
 
   test("the SARIF Multitool (an independent validator, with GitHub code scanning's rules) finds no error", async () => {
     const r = await arch(['doctor', '--snapshot', EXAMPLE, '-o', 'sarif', '--no-config']);
-    for (const text of [r.stdout, renderSarif([hostileRun(), downRun], opts)]) expect(multitoolErrors(text)).toEqual([]);
+    for (const text of [r.stdout, renderSarif([hostileRun(), downRun], opts), renderSarif([hostileRun(), downRun], all)])
+      expect(multitoolErrors(text)).toEqual([]);
     // and it does find what GitHub rejects: the draft's suppression state
-    const bad = JSON.parse(renderSarif([hostileRun()], opts));
-    const s = bad.runs[0].results.find((x: { suppressions?: unknown[] }) => x.suppressions).suppressions[0];
+    const bad = JSON.parse(renderSarif([hostileRun()], all));
+    const s = bad.runs[0].results.find((x: { suppressions?: unknown[] }) => x.suppressions?.length).suppressions[0];
     s.state = s.status;
     delete s.status;
     expect(multitoolErrors(JSON.stringify(bad)).join('\n')).toMatch(/state/);
@@ -134,7 +137,7 @@ describe('SARIF 2.1.0', () => {
   test('the example and a hostile run with an unreachable context are valid against the official schema', async () => {
     const r = await arch(['doctor', '--snapshot', EXAMPLE, '-o', 'sarif', '--no-config']);
     expect(r.code).toBe(1); // the exit code does not depend on the format
-    for (const text of [r.stdout, renderSarif([hostileRun(), downRun], opts)]) {
+    for (const text of [r.stdout, renderSarif([hostileRun(), downRun], opts), renderSarif([hostileRun(), downRun], all)]) {
       const doc = JSON.parse(text);
       const ok = validate(doc);
       expect(validate.errors ?? []).toEqual([]);
@@ -172,8 +175,10 @@ describe('SARIF 2.1.0', () => {
     expect(loop.locations[0].logicalLocations[0].fullyQualifiedName).toMatch(/kube-system\/Addon\/coredns$/);
   });
 
-  test('suppressed findings carry an external suppression with the reason; an unreachable context is an unsuccessful invocation', () => {
-    const doc = JSON.parse(renderSarif([hostileRun(), downRun], opts));
+  test('with --sarif-all, suppressed findings carry an external suppression with the reason; an unreachable context is an unsuccessful invocation', () => {
+    const doc = JSON.parse(renderSarif([hostileRun(), downRun], all));
+    // one result with suppressions: every result of the run has the property (SARIF §3.27.23)
+    for (const r of doc.runs[0].results) expect(Array.isArray(r.suppressions)).toBe(true);
     const sup = doc.runs[0].results.find((x: { ruleId: string }) => x.ruleId === 'ARCH-OR03');
     // text a code-scanning UI shows: what no reader may be shown raw is written as text there too (#43)
     expect(sup.suppressions[0]).toMatchObject({ kind: 'external', status: 'accepted', justification: `kept for the audit ${SHOWN}` });
@@ -186,6 +191,33 @@ describe('SARIF 2.1.0', () => {
     expect(doc.runs[1].results).toEqual([]);
   });
 
+  test('by default only what is open is written: no accepted risk, no fixed finding (GitHub would show them as open alerts)', async () => {
+    const doc = JSON.parse(renderSarif([hostileRun()], opts));
+    const run = doc.runs[0];
+    expect(run.results.map((r: { ruleId: string }) => r.ruleId)).not.toContain('ARCH-OR03');
+    for (const r of run.results) expect(r).not.toHaveProperty('suppressions');
+    expect(run.properties.notWritten).toEqual({ suppressed: 1, fixed: 0 });
+    expect(run.invocations[0].toolExecutionNotifications.map((n: { message: { text: string } }) => n.message.text)).toContain(
+      'not written as results, as code scanning would show them as open alerts: 1 accepted risk (--sarif-all writes them)',
+    );
+    // through the CLI, with a baseline that had a finding gone since: not written, counted; --sarif-all writes it
+    const dir = tempDir();
+    const base = JSON.parse((await arch(['doctor', '--snapshot', EXAMPLE, '-o', 'json', '--fail-on', 'none', '--no-config'])).stdout);
+    const gone = { code: 'ARCH-DEL01', severity: 'error', title: 'gone', objects: [{ kind: 'Namespace', name: 'old' }] };
+    base.checks[0].findings.push(gone);
+    writeFileSync(join(dir, 'base.json'), JSON.stringify(base));
+    const args = ['doctor', '--snapshot', EXAMPLE, '--baseline', join(dir, 'base.json'), '--no-config', '-o', 'sarif'];
+    const open = JSON.parse((await arch(args)).stdout).runs[0];
+    expect(open.results.map((r: { baselineState: string }) => r.baselineState)).not.toContain('absent');
+    expect(open.properties.notWritten).toEqual({ suppressed: 0, fixed: 1 });
+    const full = await arch([...args, '--sarif-all']);
+    const absent = JSON.parse(full.stdout).runs[0].results.filter((r: { baselineState: string }) => r.baselineState === 'absent');
+    expect(absent.map((r: { ruleId: string }) => r.ruleId)).toEqual(['ARCH-DEL01']);
+    expect(multitoolErrors(full.stdout)).toEqual([]);
+    // --sarif-all means nothing for another format: said so
+    const r = await arch(['doctor', '--snapshot', EXAMPLE, '--no-config', '--sarif-all']);
+    expect([r.code, r.stderr]).toEqual([2, 'error: --sarif-all is for -o sarif\n  hint: add -o sarif, or leave out --sarif-all\n']);
+  }, 120_000);
   test('fingerprints follow the finding (code and objects), not its wording', () => {
     const a = hostileRun();
     const b = hostileRun();

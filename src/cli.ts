@@ -112,6 +112,12 @@ const OPTIONS: Record<string, (cmd: string) => Options> = {
         : 'A previous -o json of this command: mark each finding new or unchanged, list what is fixed, and let --fail-on count the new ones only',
     group: 'Pipelines:',
   }),
+  'sarif-all': () => ({
+    type: 'boolean',
+    describe:
+      '-o sarif: also write what is not open — accepted risks (suppressions) and, with --baseline, what is fixed (baselineState absent). GitHub code scanning ignores both and would show them as open alerts; by default they are counted, not written',
+    group: 'Pipelines:',
+  }),
   contexts: () => ({
     type: 'string',
     describe: 'Run on these kubeconfig contexts (comma-separated) at once: a summary table, then each report',

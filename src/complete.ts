@@ -87,6 +87,7 @@ const FLAGS: Flag[] = [
   { name: 'parallel', desc: 'Contexts run at once', value: 'none' },
   { name: 'config', desc: 'Accepted-risk rules from FILE', value: 'files' },
   { name: 'baseline', desc: 'A previous -o json: new findings only fail', value: 'files' },
+  { name: 'sarif-all', desc: 'SARIF: also accepted risks and what is fixed (not open)' },
   { name: 'deep', desc: 'Also read kubelet configs through nodes/proxy' },
   { name: 'stuck-after', desc: 'How long a deletion may take before it counts as stuck', value: 'none' },
   { name: 'remove', desc: 'Gone for good: the nodes deleted, their etcd members removed' },
@@ -130,7 +131,7 @@ const CLUSTER = [
   'max-memory',
   'snapshot',
 ];
-const FLEET = ['contexts', 'all-contexts', 'parallel', 'config', 'baseline'];
+const FLEET = ['contexts', 'all-contexts', 'parallel', 'config', 'baseline', 'sarif-all'];
 const TEXT = ['table', 'json', 'yaml'] as const;
 const MACHINE = ['sarif', 'junit', 'prometheus', 'policyreport', 'openreports'] as const;
 
@@ -157,6 +158,7 @@ export const TAKES: Record<string, Takes> = {
       'fail-on',
       'color',
       'baseline',
+      'sarif-all',
       'verbose',
     ],
     outputs: [...TEXT, 'html', 'sarif', 'junit'],

@@ -35,6 +35,8 @@ export interface GlobalArgs {
   config?: string | boolean;
   /** A previous -o json of the same command: findings are new or unchanged against it, --fail-on counts new ones. */
   baseline?: string;
+  /** -o sarif: also write what is not open (accepted risks, findings fixed since the baseline). */
+  'sarif-all'?: boolean;
   /** Set by the multi-context runner (not a flag): this run is one context of several (no spinner, log lines prefixed). */
   fleetMember?: string;
   /** Set by the MCP server (not flags): what is being fetched, and a signal that stops the run's requests. */

@@ -311,6 +311,8 @@ export function structuredOf(r: Runs): Record<string, unknown> {
 /** doctor, orphans and quorum: one context or many, in every output format. */
 export async function execute(command: string, args: GlobalArgs, fn: PerContext): Promise<number> {
   // pages and pictures: html is doctor's here; mermaid and dot are map's - a usage error before any request
+  if (args['sarif-all'] && args.output !== 'sarif')
+    throw new InputError('--sarif-all is for -o sarif', 'add -o sarif, or leave out --sarif-all');
   const by = drawnElsewhere(args.output, command);
   if (by)
     throw new InputError(
@@ -331,7 +333,7 @@ export async function execute(command: string, args: GlobalArgs, fn: PerContext)
       await renderFormat(
         out,
         done.map((d) => formatRun(command, d, risks)),
-        { failOn: args['fail-on'], version: VERSION },
+        { failOn: args['fail-on'], version: VERSION, sarifAll: Boolean(args['sarif-all']) },
       ),
     );
     const failed = !contexts ? done[0]!.error : undefined;

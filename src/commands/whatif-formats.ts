@@ -13,13 +13,14 @@ interface Doc {
   predictions: Array<Omit<Finding, 'checkId' | 'evidence'> & { location?: { file: string; line: number }; apiError?: string }>;
   notJudged: Array<{ what: string; by: string; lost?: string }>;
   verdict: { exitCode: number };
+  baseline?: FormatRun['baseline'];
 }
 
 export async function renderWhatIfFormat(
   structured: Record<string, unknown>,
   format: 'sarif' | 'junit',
   failOn: GlobalArgs['fail-on'],
-  args: Pick<GlobalArgs, 'context' | 'snapshot'>,
+  args: Pick<GlobalArgs, 'context' | 'snapshot' | 'sarif-all'>,
 ): Promise<string> {
   const doc = structured as unknown as Doc;
   const findings: Finding[] = doc.predictions.map((p) => ({
@@ -43,9 +44,10 @@ export async function renderWhatIfFormat(
     serverVersion: doc.fingerprint?.serverVersion,
     checks: [check],
     suppressed: [],
+    ...(doc.baseline ? { baseline: doc.baseline } : {}),
     startedAt: new Date(),
     durationMs: 0,
     exitCode: doc.verdict.exitCode,
   };
-  return renderFormat(format, [run], { failOn, version: VERSION });
+  return renderFormat(format, [run], { failOn, version: VERSION, sarifAll: Boolean(args['sarif-all']) });
 }

@@ -180,6 +180,8 @@ export async function whatif(args: WhatIfArgs & ChangeArgs & UpgradeArgs): Promi
   if (change && args.remove) throw new InputError('--remove is for nodes, not for -f/--k3s-config');
   if (change && args.output === 'html')
     throw new InputError('-o html draws nodes on the map; for -f use -o table, json, yaml, sarif or junit');
+  if (args['sarif-all'] && args.output !== 'sarif')
+    throw new InputError('--sarif-all is for -o sarif', 'add -o sarif, or leave out --sarif-all');
   const r = change ? await changeReport(args) : await whatIfReport(args);
   if (args.output === 'html') await writeOut(await (r as Awaited<ReturnType<typeof whatIfReport>>).page());
   else await emit(r, args);

@@ -37,6 +37,8 @@ export interface FormatRun {
 export interface FormatOptions {
   failOn: 'none' | 'warning' | 'error';
   version: string;
+  /** SARIF: also write what is not open (accepted risks, and with --baseline what is fixed): --sarif-all. */
+  sarifAll?: boolean;
 }
 
 /** A finding counts as a failure (JUnit, SARIF "error"/"warning" vs the exit code) at or above --fail-on — with

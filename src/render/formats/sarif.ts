@@ -5,7 +5,16 @@
 // A finding is about cluster objects, not source lines. Code scanning (GitHub) requires a physical location with a
 // repository-relative path on every result, so each object becomes the path `k8s/<context>/<namespace|_cluster>/<Kind>/<name>`
 // (also given as a logical location); partialFingerprints keep an alert the same across runs. With --baseline, each
-// result has its baselineState (new, unchanged) and what the baseline had that is gone is a result 'absent'.
+// result has its baselineState (new, unchanged).
+//
+// What is not open is not written by default: GitHub code scanning uses only a subset of SARIF (ruleId, level,
+// message, locations, partialFingerprints, codeFlows, relatedLocations; "the rest ... are ignored", docs.github.com
+// "SARIF support for code scanning"), so it ignores `suppressions` and `baselineState`: an accepted risk, or a
+// finding fixed since the baseline written as a result 'absent', would be an open alert. It closes an alert when an
+// upload of the same category no longer holds it. So by default the results are what is open, and the run's
+// properties and a notification count what was left out; --sarif-all writes them too (suppressions with status
+// accepted, baselineState absent), the full record for tools that read them — then every result has a
+// `suppressions` array, as SARIF §3.27.23 asks (all results of a run have one, or none does).
 import { CHECKS } from '../../checks/registry.js';
 import { fileRisksText } from '../../config/accepted.js';
 import { fingerprintOf, type Finding, type Severity } from '../../model.js';
@@ -140,6 +149,26 @@ function result(run: FormatRun, f: Finding & { suppressedBy?: { reason: string; 
   };
 }
 
+/** What is not open and not written (unless --sarif-all): accepted risks, and findings fixed since the baseline. */
+const leftOut = (run: FormatRun, opts: FormatOptions): { suppressed: number; fixed: number } =>
+  opts.sarifAll ? { suppressed: 0, fixed: 0 } : { suppressed: run.suppressed.length, fixed: run.baseline?.fixed.length ?? 0 };
+
+function resultsOf(run: FormatRun, index: (code: string) => number, checkOf: (code: string) => string, opts: FormatOptions) {
+  const open = run.checks.flatMap((c) => c.findings.map((f) => result(run, f, index(f.code))));
+  if (!opts.sarifAll) return open;
+  const all = [
+    ...open,
+    ...run.suppressed.map((f) => result(run, f, index(f.code))),
+    // what the baseline had that is gone: results whose baselineState is absent
+    ...(run.baseline?.fixed ?? []).map((k) => ({
+      ...result(run, { ...k, checkId: checkOf(k.code), message: 'fixed since the baseline', evidence: {} }, index(k.code)),
+      baselineState: 'absent',
+    })),
+  ];
+  // §3.27.23: once one result of the run has suppressions, every one has the property (empty: not suppressed)
+  return run.suppressed.length ? all.map((r) => ({ suppressions: [], ...r })) : all;
+}
+
 export function renderSarif(runs0: FormatRun[], opts: FormatOptions): string {
   // every string well-formed first: a lone surrogate has no UTF-8 form (and no URI form: encodeURIComponent throws)
   const runs = runs0.map((r) => ({ ...shownDeep(wellFormedDeep(r)), startedAt: r.startedAt }));
@@ -150,8 +179,22 @@ export function renderSarif(runs0: FormatRun[], opts: FormatOptions): string {
       const rs = rules(run);
       const index = (code: string): number => rs.findIndex((r) => r.id === code);
       const checkOf = (code: string): string => String((rs[index(code)]?.properties as { checkId?: string } | undefined)?.checkId ?? '');
+      const left = leftOut(run, opts);
       const notifications = [
         ...(run.error ? [{ level: 'error', message: { text: `context ${run.context}: ${run.error.message}` } }] : []),
+        ...(left.suppressed || left.fixed
+          ? [
+              {
+                level: 'note',
+                message: {
+                  text: `not written as results, as code scanning would show them as open alerts: ${[
+                    ...(left.suppressed ? [`${left.suppressed} accepted risk${left.suppressed === 1 ? '' : 's'}`] : []),
+                    ...(left.fixed ? [`${left.fixed} fixed since the baseline`] : []),
+                  ].join(', ')} (--sarif-all writes them)`,
+                },
+              },
+            ]
+          : []),
         ...run.checks
           .filter((c) => c.status === 'skipped' || c.status === 'partial')
           .map((c) => ({ level: 'warning', message: { text: `${c.id} ${c.status}: ${c.reason ?? ''}` }, descriptor: { id: c.id } })),
@@ -185,21 +228,14 @@ export function renderSarif(runs0: FormatRun[], opts: FormatOptions): string {
             ...(notifications.length ? { toolExecutionNotifications: notifications } : {}),
           },
         ],
-        results: [
-          ...run.checks.flatMap((c) => c.findings.map((f) => result(run, f, index(f.code)))),
-          ...run.suppressed.map((f) => result(run, f, index(f.code))),
-          // what the baseline had that is gone: results whose baselineState is absent
-          ...(run.baseline?.fixed ?? []).map((k) => ({
-            ...result(run, { ...k, checkId: checkOf(k.code), message: 'fixed since the baseline', evidence: {} }, index(k.code)),
-            baselineState: 'absent',
-          })),
-        ],
+        results: resultsOf(run, index, checkOf, opts),
         properties: {
           context: run.context,
           ...(run.source?.server ? { server: run.source.server } : {}),
           ...(run.distribution ? { distribution: run.distribution } : {}),
           ...(run.serverVersion ? { serverVersion: run.serverVersion } : {}),
           ...(run.acceptedRisks?.byFile.length ? { acceptedRisks: run.acceptedRisks.byFile } : {}),
+          ...(left.suppressed || left.fixed ? { notWritten: left } : {}),
           ...(run.baseline
             ? {
                 baseline: {
