@@ -16,6 +16,9 @@ import { R } from '../src/resources.js';
 import { quorumView } from '../src/etcd/quorum.js';
 import { renderQuorum } from '../src/render/quorum.js';
 import { EXAMPLE, node, obj, snapshotOf } from './helpers/fixtures.js';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir } from './helpers/tmp.js';
 import { arch } from './helpers/run.js';
 import { Command } from '../src/lib/shell.js';
 import { loadSnapshot } from '../src/snapshot/load.js';
@@ -25,6 +28,15 @@ const strip = (s: string): string => s.replace(/\x1b\[[0-9;]*m/g, '');
 const cellsOf = (line: string): number => stringWidth(strip(line));
 const words = (s: string): string[] => strip(s).split(/\s+/).filter(Boolean);
 const over = (text: string, width: number): string[] => text.split('\n').filter((l) => cellsOf(l) > width);
+/** What wrapping did to the words of `plain` that is not allowed: nothing is lost, added or moved (the text without its
+ *  white space is the same), and a word is broken only after one of its separators (its head ends with one). */
+function brokenOnlyAtSeparators(out: string, plain: string): string[] {
+  const bare = (t: string): string => strip(t).replace(/\s+/g, '');
+  if (bare(out) !== bare(plain)) return ['the text changed'];
+  const known = new Set(words(plain));
+  const all = words(out);
+  return all.filter((w, i) => !known.has(w) && !/[/|,:=.-]$/.test(w) && !/[/|,:=.-]$/.test(all[i - 1] ?? ''));
+}
 
 describe('hang: prose after a lead, wrapped with a hanging indent', () => {
   const lead = '  - ERROR ARCH-RL03  ';
@@ -87,20 +99,35 @@ describe('hang: prose after a lead, wrapped with a hanging indent', () => {
     expect(Math.max(...e.split('\n').map(cellsOf))).toBeLessThanOrEqual(20);
   });
 
-  test('a word longer than the indent leaves room for starts further left; one longer than the width stays whole', () => {
-    const name = 'certificaterequests.cert-manager.io|acme.cert-manager.io'; // 56 cells
+  test('long names keep the hanging indent: broken after a separator of their own, never pulled left', () => {
+    const name = 'certificaterequests.cert-manager.io|acme.cert-manager.io'; // 56 cells: more than the room at the indent
     const out = hang('      ', `it blocks CREATE ${name} in the namespaces its selector matches`, 60);
     expect(over(out, 60)).toEqual([]);
-    expect(
-      out
-        .split('\n')
-        .find((l) => l.includes(name))!
-        .trim(),
-    ).toBe(name);
+    for (const l of out.split('\n')) expect(l).toMatch(/^ {6}\S/);
+    // broken where a reader would: after the |, each part whole
+    expect(out.split('\n').map((l) => l.trim())).toEqual(expect.arrayContaining(['certificaterequests.cert-manager.io|']));
+    const lead = '  - ERROR ARCH-OR01  ';
+    const title = 'Argo CD Application argocd/a-very-long-application-name-for-the-blog-platform-x (gone): 5 objects still serving';
+    const t = hang(lead, title, 60);
+    expect(over(t, 60)).toEqual([]);
+    for (const l of t.split('\n').slice(1)) expect(l).toMatch(new RegExp(`^ {${lead.length}}\\S`));
+    // the text is all there, broken only after separators
+    expect(brokenOnlyAtSeparators(t, lead + title)).toEqual([]);
+    // a word with no separator is never split: it runs past the width, at the indent
     const huge = 'x'.repeat(90);
     const h = hang('  note: ', `before ${huge} after`, 60);
-    expect(h.split('\n')).toContain(huge); // never split: it runs past the width and copies whole
+    expect(h.split('\n')).toContain(`${' '.repeat(8)}${huge}`);
     expect(words(h)).toEqual(words(`note: before ${huge} after`));
+  });
+
+  test('a list item longer than the room breaks at its space, then after a separator, at the indent', () => {
+    const items = ['Addon kube-system/coredns-addon-managed-by-k3s-deploy-controller', 'Service kube-system/kube-dns'];
+    const out = hangItems('      objects: ', items, 60);
+    expect(over(out, 60)).toEqual([]);
+    const lines = out.split('\n');
+    expect(lines[0]).toBe('      objects: Addon');
+    for (const l of lines.slice(1)) expect(l).toMatch(/^ {15}\S/);
+    expect(lines.at(-1)).toBe(`${' '.repeat(15)}Service kube-system/kube-dns`);
   });
 
   test('a command in prose is never broken: kubectl up to the end of its clause, a backtick span', () => {
@@ -190,13 +217,13 @@ describe('the width: COLUMNS, else the TTY; never for a pipe without COLUMNS, no
 
 /** The unwrapped output's command lines: fix steps (doctor's `fix:` block, what-if's `fix:` lines). */
 /** The command lines a command's fix steps print (lib/shell.ts Commands), from the same example through the library. */
-async function commandLines(name: string): Promise<string[]> {
-  const snap = loadSnapshot(EXAMPLE);
+async function commandLines(name: string, dir = EXAMPLE, node = 'ilwon'): Promise<string[]> {
+  const snap = loadSnapshot(dir);
   const steps =
     name === 'doctor'
       ? runChecks(CHECKS, snap).flatMap((r) => r.findings.flatMap((f) => f.fix ?? []))
-      : name === 'what-if ilwon'
-        ? (await whatIf(snap, { nodes: ['ilwon'], remove: false }, evidenceTime(snap), CHECKS)).predictions.flatMap((p) => p.fix ?? [])
+      : name.startsWith('what-if')
+        ? (await whatIf(snap, { nodes: [node], remove: false }, evidenceTime(snap), CHECKS)).predictions.flatMap((p) => p.fix ?? [])
         : [];
   return steps.filter((x): x is Command => x instanceof Command).map((c) => c.line);
 }
@@ -206,6 +233,7 @@ const COMMANDS: Array<[string, string[]]> = [
   ['what-if ilwon', ['what-if', 'ilwon', '--snapshot', EXAMPLE, '--fail-on', 'none']],
   ['map', ['map', '--snapshot', EXAMPLE]],
   ['explain immutable-retry-loop', ['explain', 'immutable-retry-loop']],
+  ['explain (the list of checks)', ['explain']],
   ['orphans', ['orphans', '--snapshot', EXAMPLE, '--fail-on', 'none']],
   ['quorum', ['quorum', '--snapshot', EXAMPLE]],
 ];
@@ -222,22 +250,76 @@ describe.each(COMMANDS)('%s on the example, through the CLI', (_name, args) => {
     plain = await got({ COLUMNS: undefined });
     expect(await got({ COLUMNS: '100000' })).toBe(plain);
     expect(await got({ COLUMNS: 'none' })).toBe(plain);
-    expect(Math.max(...plain.split('\n').map(cellsOf))).toBeGreaterThan(100);
+    expect(Math.max(...plain.split('\n').map(cellsOf))).toBeGreaterThan(80);
   });
 
-  test.each([80, 60])('COLUMNS=%i: every line fits but commands, which stay whole; no word lost or split', async (width) => {
-    if (!plain) plain = await got({ COLUMNS: undefined });
-    const out = await got({ COLUMNS: String(width) });
-    // the commands this output prints (a long list is cut: "and 3 more … (-o json lists each)")
-    const commands = (await commandLines(_name)).filter((c) => plain.includes(c));
-    if (_name === 'doctor' || _name === 'what-if ilwon') expect(commands.length).toBeGreaterThanOrEqual(2);
+  test.each([80, 60])(
+    'COLUMNS=%i: every line fits but commands, which stay whole; nothing lost, a name broken only after a separator',
+    async (width) => {
+      if (!plain) plain = await got({ COLUMNS: undefined });
+      const out = await got({ COLUMNS: String(width) });
+      // the commands this output prints (a long list is cut: "and 3 more … (-o json lists each)")
+      const commands = (await commandLines(_name)).filter((c) => plain.includes(c));
+      if (_name === 'doctor' || _name === 'what-if ilwon') expect(commands.length).toBeGreaterThanOrEqual(2);
+      const lines = out.split('\n').map(strip);
+      // a command is whole on a line of its own (after the prose that says what it does), so it copies and pastes
+      for (const c of commands) expect([c, lines.some((l) => l.trimStart().startsWith(c) || l.includes(`: ${c}`))]).toEqual([c, true]);
+      expect(lines.filter((l) => cellsOf(l) > width && !commands.some((c) => l.includes(c)))).toEqual([]);
+      expect(brokenOnlyAtSeparators(out, plain)).toEqual([]);
+      // every kubectl command of the unwrapped output is on one line
+      for (const m of plain.matchAll(/kubectl arch [a-z-]+(?: [<a-z-]+>?)*/g)) expect(out.replace(/\n +/g, '\n')).toContain(m[0]);
+    },
+  );
+});
+
+/** The example with long names (a 43-character node, a 38-character addon, a 41-character Deployment), as 60 columns
+ *  show them: every continuation line starts at its hanging indent — under a finding's title, under `objects:`,
+ *  `concerns:` and `why:` — never pulled back to the left. */
+describe('long names at 60 columns keep the hanging indent (#46)', () => {
+  const dir = tempDir('kubectl-arch-long-');
+  const LONG: Array<[string, string]> = [
+    ['"ilwon"', '"ilwon-server-rack-b-unit-12-example-internal"'],
+    ['"coredns"', '"coredns-addon-managed-by-k3s-deploy-controller"'],
+    ['"blog-web"', '"blog-web-frontend-for-the-platform-team-production"'],
+  ];
+  const snap = join(dir, 'long');
+  mkdirSync(snap);
+  for (const f of readdirSync(EXAMPLE))
+    writeFileSync(
+      join(snap, f),
+      LONG.reduce((t, [a, b]) => t.split(a).join(b), readFileSync(join(EXAMPLE, f), 'utf8')),
+    );
+
+  /** Lines not at the hanging indent of the block they continue (a title, objects:, concerns:, why:). */
+  function offIndent(text: string): string[] {
+    const bad: string[] = [];
+    let indent = -1;
+    for (const l of text.split('\n')) {
+      const ind = /^ */.exec(l)![0].length;
+      const lead = /^( {2}- [A-Z]+ ARCH-[A-Z]+\d+ {2}| {6}(?:objects|concerns|why): )/.exec(l);
+      if (lead) indent = lead[1]!.length;
+      else if (indent >= 0 && l.trim() && ind > 6) {
+        if (ind !== indent) bad.push(l);
+      } else indent = -1;
+    }
+    return bad;
+  }
+
+  test.each([
+    ['doctor', ['doctor', '--snapshot', snap, '--fail-on', 'none', '--no-config']],
+    ['what-if', ['what-if', 'ilwon-server-rack-b-unit-12-example-internal', '--snapshot', snap, '--fail-on', 'none']],
+    ['orphans', ['orphans', '--snapshot', snap, '--fail-on', 'none', '--no-config']],
+  ])('%s', async (_name, args) => {
+    const plain = (await arch(args)).stdout;
+    const out = (await arch(args, { COLUMNS: '60' })).stdout;
+    // the long names are there (broken after a separator at 60 columns), so the test is about them
+    if (_name !== 'orphans') expect(plain).toMatch(/coredns-addon-managed-by-k3s-deploy-controller|ilwon-server-rack-b-unit-12/);
+    expect(offIndent(out)).toEqual([]);
+    // what may run past: fix steps, and a heading that is the command itself (`kubectl arch what-if NODE`), kept whole
+    const commands = (await commandLines(_name, snap, 'ilwon-server-rack-b-unit-12-example-internal')).filter((c) => plain.includes(c));
     const lines = out.split('\n').map(strip);
-    // a command is whole on a line of its own (after the prose that says what it does), so it copies and pastes
-    for (const c of commands) expect([c, lines.some((l) => l.trimStart().startsWith(c) || l.includes(`: ${c}`))]).toEqual([c, true]);
-    expect(lines.filter((l) => cellsOf(l) > width && !commands.some((c) => l.includes(c)))).toEqual([]);
-    expect(words(out)).toEqual(words(plain));
-    // every kubectl command of the unwrapped output is on one line
-    for (const m of plain.matchAll(/kubectl arch [a-z-]+(?: [<a-z-]+>?)*/g)) expect(out.replace(/\n +/g, '\n')).toContain(m[0]);
+    expect(lines.filter((l) => cellsOf(l) > 60 && !commands.some((c) => l.includes(c)) && !/^kubectl arch \S+ \S+$/.test(l))).toEqual([]);
+    expect(brokenOnlyAtSeparators(out, plain)).toEqual([]);
   });
 });
 

@@ -6,7 +6,7 @@ import { type GlobalArgs } from './common.js';
 import { printStructured } from './output.js';
 import { explainText } from '../checks/docs.js';
 import { terminalWidth } from '../render/style.js';
-import { wrapLines } from '../lib/wrap.js';
+import { hang, wrapLines } from '../lib/wrap.js';
 
 /** The check an id or finding code names; a usage error naming the known checks otherwise. */
 export function checkFor(id: string): Check {
@@ -37,14 +37,16 @@ export const checkList = (): Record<string, unknown> => ({
   checks: CHECKS.map((c) => ({ id: c.id, title: c.title, severity: c.severity, codes: c.codes })),
 });
 
-/** `explain` without an id: the list of checks. */
-export const checkListText = (): string =>
-  `Checks (kubectl arch explain <id>):\n${CHECKS.map((c) => `  ${c.id.padEnd(22)} ${c.title}`).join('\n')}\n\nAlso: kubectl arch explain what-if (predictions before a reboot, drain or removal)\n`;
+/** `explain` without an id: the list of checks, each title wrapped under its own column on a terminal. */
+export const checkListText = (width?: number): string => {
+  const col = Math.max(...CHECKS.map((c) => c.id.length));
+  return `Checks (kubectl arch explain <id>):\n${CHECKS.map((c) => hang(`  ${c.id.padEnd(col)} `, c.title, width)).join('\n')}\n\n${hang('', 'Also: kubectl arch explain what-if (predictions before a reboot, drain or removal)', width)}\n`;
+};
 
 export async function explain(args: GlobalArgs & { id?: string }): Promise<number> {
   if (!args.id) {
     if (args.output !== 'table') await printStructured(checkList(), args.output);
-    else process.stdout.write(checkListText());
+    else process.stdout.write(checkListText(terminalWidth()));
     return EXIT.OK;
   }
   const w = await import('../whatif/docs.js');

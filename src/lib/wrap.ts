@@ -3,8 +3,10 @@
 // (a pipe or a file, the MCP server) nothing changes: the text is returned as it was given.
 //
 // What is never broken:
-// - a word: lines break only at spaces; a word too long for the indent starts under the lead's own start (or as far
-//   left as it needs), one wider than the whole width runs past it (the terminal shows it on two rows, copies it whole);
+// - the hanging indent: every continuation line starts at it, whatever the names in the text. A word too long for
+//   the room left at the indent (a long object name at 60 columns) is broken after one of its own separators (`/`,
+//   `-`, `.`, `,`, `|`, `:`, `=`), its rest continuing at the indent; one with no separator that fits runs past the
+//   width (the terminal shows it on two rows, a copy takes it whole). Lines otherwise break only at spaces;
 // - a command in prose: a backtick-quoted span, and `kubectl …` up to the end of its clause (`;`, `,` or `)` ends it,
 //   `(`, `#` or `—` after it too) — it moves to a line of its own rather than be cut;
 // - a command line (a fix step's Command, lib/shell.ts): it goes on a line of its own, whole (stepLines), past the width
@@ -16,6 +18,7 @@ import stringWidth from 'string-width';
 import type { Step } from './shell.js';
 
 const SGR = /\x1b\[[0-9;]*m/g;
+const SGR_AT = /\x1b\[[0-9;]*m/y;
 const ASCII = /^[\x20-\x7e]*$/;
 
 /** Terminal cells a string takes: escape sequences none, wide characters (CJK, most emoji) two. Printable ASCII is
@@ -42,6 +45,45 @@ interface Atom {
   /** The spaces after it (kept when the next atom stays on the line). */
   sep: string;
   width: number;
+  /** A command or a backtick span: never broken. */
+  whole?: boolean;
+}
+
+/** Where a word too long for its line may break: after a space (which then goes), or after a separator — between a
+ *  namespace and a name, list items, a key and its value (strong) before inside a name (weak). */
+const STRONG = /[/|,:=]/;
+const WEAK = /[-.]/;
+
+/**
+ * A word too long for `room` cells, as the longest head that fits and the rest: broken at a space, else after a
+ * strong separator that fills at least half the room, else after any separator; when none fits, at the first one
+ * (the least that overflows); null when it has none.
+ */
+function breakWord(text: string, room: number): [string, string] | null {
+  const points: Array<{ at: number; width: number; rank: number }> = [];
+  let used = 0;
+  for (let i = 0; i < text.length; ) {
+    SGR_AT.lastIndex = i;
+    const sgr = SGR_AT.exec(text);
+    if (sgr) {
+      i += sgr[0].length;
+      continue;
+    }
+    const ch = String.fromCodePoint(text.codePointAt(i)!);
+    i += ch.length;
+    used += cells(ch);
+    if (i >= text.length) break;
+    if (ch === ' ') points.push({ at: i, width: used - 1, rank: 2 });
+    else if (STRONG.test(ch)) points.push({ at: i, width: used, rank: 1 });
+    else if (WEAK.test(ch)) points.push({ at: i, width: used, rank: 0 });
+  }
+  const fit = points.filter((p) => p.width <= room);
+  const last = (rank: number) => fit.filter((p) => p.rank === rank).at(-1);
+  const strong = last(1);
+  const p =
+    last(2) ?? (strong && strong.width * 2 >= room ? strong : undefined) ?? fit.at(-1) ?? [...points].sort((a, b) => a.width - b.width)[0];
+  if (!p) return null;
+  return [text.slice(0, p.at).trimEnd(), text.slice(p.at).trimStart()];
 }
 
 const COMMAND_START = /^[("'`]?kubectl$/;
@@ -53,7 +95,7 @@ function atoms(text: string): Atom[] {
   const parts = text.split(/( +)/);
   const words: Array<{ text: string; sep: string }> = [];
   for (let i = 0; i < parts.length; i += 2) words.push({ text: parts[i]!, sep: parts[i + 1] ?? '' });
-  const out: Array<{ text: string; sep: string }> = [];
+  const out: Array<{ text: string; sep: string; whole?: boolean }> = [];
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
     let text = w.text;
@@ -75,7 +117,7 @@ function atoms(text: string): Atom[] {
         sep = n.sep;
       }
     }
-    out.push({ text, sep });
+    out.push({ text, sep, ...(text !== w.text || ticks(text) > 0 ? { whole: true } : {}) });
   }
   return out.filter((a) => a.text !== '').map((a) => ({ ...a, width: cells(a.text) }));
 }
@@ -88,32 +130,35 @@ function wrapOne(lead: string, list: Atom[], width: number, indent: number): str
   let empty = true; // nothing but the lead (or the indent) on the line yet
   let active = styleAfter([], lead);
   const hang = Math.max(0, Math.min(indent, width - MIN_TEXT));
-  // where an atom too long for the indent goes: under the lead's own start, or as far left as it needs
-  const base = Math.min(hang, /^ */.exec(lead)![0].length);
-  const newLine = (at: number): void => {
+  const newLine = (): void => {
     lines.push(line.trimEnd() + (active.length ? RESET : ''));
-    line = ' '.repeat(at) + active.join('');
-    used = at;
+    line = ' '.repeat(hang) + active.join('');
+    used = hang;
     empty = true;
   };
   let sep = '';
-  for (const a of list) {
-    const gap = empty ? 0 : cells(sep);
-    if (used + gap + a.width > width) {
-      // a fresh line at the indent, or further left for an atom too long for it (a long name stays whole)
-      const at = a.width <= width - hang ? hang : a.width <= width - base ? base : Math.max(0, width - a.width);
-      if (!empty || at < used) newLine(at);
-    }
+  const emit = (a: Atom): void => {
     if (!empty) {
       line += sep;
-      used += gap;
+      used += cells(sep);
     }
     line += a.text;
     used += a.width;
     empty = false;
     active = styleAfter(active, a.text);
     sep = a.sep;
-  }
+  };
+  const place = (a: Atom): void => {
+    // a fresh line at the indent for what does not fit on this one
+    if (!empty && used + cells(sep) + a.width > width) newLine();
+    // still too long where it starts: broken after a separator of its own, the rest at the indent
+    const parts = used + a.width > width && !a.whole ? breakWord(a.text, width - used) : null;
+    if (!parts) return emit(a);
+    emit({ text: parts[0], sep: '', width: cells(parts[0]) });
+    newLine();
+    place({ text: parts[1], sep: a.sep, width: cells(parts[1]) });
+  };
+  for (const a of list) place(a);
   lines.push(line.trimEnd());
   return lines;
 }
