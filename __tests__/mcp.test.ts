@@ -159,6 +159,61 @@ describe('large results are cut to the stated size, counts kept, the rest reacha
   });
 });
 
+describe('a small --max-result-bytes: detail goes before predictions, and the note says what to ask for instead (#46)', () => {
+  let medium: Mcp;
+  let small: Mcp;
+  beforeAll(async () => {
+    medium = await startMcp(BIN, ['--allow-snapshot-dir', 'examples', '--no-config', '--max-result-bytes', '10000']);
+    small = await startMcp(BIN, ['--allow-snapshot-dir', 'examples', '--no-config', '--max-result-bytes', '4000']);
+  });
+  afterAll(async () => {
+    await medium?.close();
+    await small?.close();
+  });
+
+  test('what-if on one node: every prediction kept without its detail; no "fewer nodes" for one node', async () => {
+    const full = (await call(mcp, 'what-if', { snapshot: EXAMPLE_REAL, nodes: ['ilwon'] })).structuredContent as any;
+    expect(Buffer.byteLength(JSON.stringify(full))).toBeGreaterThan(10000);
+    const r = await call(medium, 'what-if', { snapshot: EXAMPLE_REAL, nodes: ['ilwon'] });
+    const got = r.structuredContent as any;
+    expect(Buffer.byteLength(JSON.stringify(got))).toBeLessThanOrEqual(10000);
+    // each prediction is there, with its code, severity, title and objects
+    expect(got.predictions.map((p: any) => [p.code, p.severity, p.title, p.objects])).toEqual(
+      full.predictions.map((p: any) => [p.code, p.severity, p.title, p.objects]),
+    );
+    expect(got.truncated.cut).toEqual([]);
+    expect(Object.keys(got.truncated.detail)).toEqual(expect.arrayContaining(['fix', 'why']));
+    expect(r.content[0]!.text).toMatch(
+      /the JSON is cut to 10000 bytes: fix, why and message left out of \d+ findings or predictions; each prediction kept/,
+    );
+    expect(got.truncated.hint).toMatch(/^each prediction kept its code, severity, title and objects: call explain with a code/);
+    expect(`${got.truncated.hint}${r.content[0]!.text}`).not.toMatch(/fewer nodes/);
+    // smaller still: the least severe go first, the most severe stay, each code that went is named
+    const s = (await call(small, 'what-if', { snapshot: EXAMPLE_REAL, nodes: ['ilwon'] })).structuredContent as any;
+    const worst = full.predictions.filter((p: any) => p.severity === 'critical' || p.severity === 'error');
+    expect(s.predictions.length).toBeGreaterThan(0);
+    expect(s.predictions.map((p: any) => p.code)).toEqual(expect.arrayContaining(worst.slice(0, 1).map((p: any) => p.code)));
+    const cutCodes = s.truncated.cut.flatMap((c: any) => Object.keys(c.codes ?? {}));
+    for (const p of full.predictions) expect(s.predictions.some((x: any) => x.code === p.code) || cutCodes.includes(p.code)).toBe(true);
+    // several nodes: one at a time is what to ask for
+    const two = (await call(small, 'what-if', { snapshot: EXAMPLE_REAL, nodes: ['ilwon', 'solomon'] })).structuredContent as any;
+    expect(two.truncated.hint).toMatch(/^call what-if with one node at a time; /);
+  });
+
+  test('explain: the note names what to ask for, and no hint begins with "; "', async () => {
+    for (const args of [{}, { id: 'etcd-quorum' }, { id: 'what-if' }]) {
+      const r = await call(small, 'explain', args);
+      const got = r.structuredContent as any;
+      if (!got.truncated) continue;
+      expect(got.truncated.hint).toMatch(/^[a-z]/);
+      expect(got.truncated.hint).not.toMatch(/^; |; ;|: \)/);
+      expect(r.content[0]!.text).not.toMatch(/bytes: \)|bytes: ;/);
+    }
+    const one = (await call(small, 'explain', { id: 'etcd-quorum' })).structuredContent as any;
+    expect(one.truncated.hint).toMatch(/^read the resource kubectl-arch:\/\/checks\/etcd-quorum, or ask the user to raise/);
+  });
+});
+
 describe('fit (the cut itself)', () => {
   const finding = (i: number, severity: string) => ({
     code: `ARCH-T${i % 3}`,

@@ -1,7 +1,10 @@
 // Results an assistant can take in: the JSON of a tool's answer is cut to a stated size (--max-result-bytes), never
-// silently. Counts stay whole (a report's summary is of the whole run), the cut says which lists lost how many
-// items (and which finding codes went with them), and filters reach the rest: doctor's checks and codes, orphans'
-// owners. Without a filter and under the size, the answer is exactly the CLI's -o json.
+// silently. Counts stay whole (a report's summary is of the whole run). Detail goes before findings: each finding
+// (or what-if prediction) first loses its evidence, then its fix, why and message, the least severe first, keeping
+// its code, severity, title and objects; only then do whole findings go, the least severe first, and then the
+// largest lists. The cut says which fields went from how many, which lists lost how many items (and which finding
+// codes went with them), and what to ask for instead: doctor's checks and codes, orphans' owners, one node at a time.
+// Without a filter and under the size, the answer is exactly the CLI's -o json.
 
 export interface Cut {
   /** Where the list is, e.g. checks[5].findings. */
@@ -18,6 +21,8 @@ export interface Truncated {
   limitBytes: number;
   /** The size of the whole answer. */
   fullBytes: number;
+  /** Detail taken from findings and predictions (which stay): how many lost each field. */
+  detail?: Partial<Record<(typeof DETAIL)[number], number>>;
   cut: Cut[];
   /** Cuts not listed (more than MAX_CUTS). */
   moreCuts?: number;
@@ -25,6 +30,9 @@ export interface Truncated {
 }
 
 const MAX_CUTS = 50;
+/** What a finding can do without, in the order it goes: it keeps its code, severity, title, objects and fingerprint. */
+const DETAIL = ['evidence', 'fix', 'why', 'message'] as const;
+const FINDING_LISTS = /(^|\.)(findings|predictions)$/;
 const bytes = (v: unknown): number => Buffer.byteLength(JSON.stringify(v) ?? '');
 
 interface Found {
@@ -105,13 +113,27 @@ export function fit(value: Record<string, unknown>, limit: number, hint: string)
   const budget = limit - Math.min(4096, Math.floor(limit / 4));
   const cuts = new Map<string, Cut>();
   let size = fullBytes;
-  // 1. findings, wherever they are (a Report's checks, each Report of a ReportList, a Quorum), least severe first
+  // findings, wherever they are (a Report's checks, each Report of a ReportList, a Quorum, what-if's predictions),
+  // least severe first
   const all: Found[] = [];
   arrays(v, '', all);
   const pool = all
-    .filter((f) => /(^|\.)findings$/.test(f.path))
+    .filter((f) => FINDING_LISTS.test(f.path))
     .flatMap((f) => f.arr.map((item, i) => ({ f, item, i, rank: RANK[String((item as { severity?: unknown })?.severity)] ?? 0 })))
     .sort((a, b) => a.rank - b.rank || b.i - a.i);
+  // 1. their detail, field by field
+  const detail: NonNullable<Truncated['detail']> = {};
+  for (const field of DETAIL)
+    for (const p of pool) {
+      if (size <= budget) break;
+      const o = p.item as Record<string, unknown> | null;
+      if (!o || typeof o !== 'object' || !(field in o)) continue;
+      const before = bytes(o);
+      delete o[field];
+      size -= before - bytes(o);
+      detail[field] = (detail[field] ?? 0) + 1;
+    }
+  // 2. then whole findings
   const gone = new Set<unknown>();
   for (const p of pool) {
     if (size <= budget) break;
@@ -126,7 +148,7 @@ export function fit(value: Record<string, unknown>, limit: number, hint: string)
     cuts.get(f.path)!.shown = keep.length;
   }
   size = bytes(v);
-  // 2. then the largest lists
+  // 3. then the largest lists
   for (let guard = 0; size > budget && guard < 10_000; guard++) {
     const found: Found[] = [];
     arrays(v, '', found);
@@ -153,6 +175,7 @@ export function fit(value: Record<string, unknown>, limit: number, hint: string)
   const truncated: Truncated = {
     limitBytes: limit,
     fullBytes,
+    ...(Object.keys(detail).length ? { detail } : {}),
     cut: list.slice(0, MAX_CUTS),
     ...(list.length > MAX_CUTS ? { moreCuts: list.length - MAX_CUTS } : {}),
     hint,
@@ -160,7 +183,11 @@ export function fit(value: Record<string, unknown>, limit: number, hint: string)
   const out = { ...v, truncated };
   if (bytes(out) <= limit) return out;
   // what is left is not lists (one enormous string): only the kind and the note
-  return { apiVersion: v.apiVersion, kind: v.kind, truncated: { ...truncated, cut: [], hint: `${hint}; the answer holds no list to cut` } };
+  return {
+    apiVersion: v.apiVersion,
+    kind: v.kind,
+    truncated: { ...truncated, cut: [], hint: [hint, 'the answer holds no list to cut'].filter(Boolean).join('; ') },
+  };
 }
 
 type Obj = Record<string, unknown>;

@@ -11,12 +11,11 @@ import type { RunHooks } from '../commands/common.js';
 import { EXIT, UserError } from '../errors.js';
 import { termSafe } from '../lib/safe.js';
 import { VERSION } from '../version.js';
-import { fit } from './fit.js';
+import { fit, type Truncated } from './fit.js';
 import type { ServerSettings } from './inputs.js';
-import { TOOLS, type ToolSpec } from './tools.js';
+import { TOOLS, type ToolSpec, CHECK_URI } from './tools.js';
+export { CHECK_URI };
 import { PassThrough } from 'node:stream';
-
-export const CHECK_URI = 'kubectl-arch://checks/';
 
 const INSTRUCTIONS = `kubectl-arch diagnoses Kubernetes failures that follow from its architecture (etcd quorum, the API server as the only door, reconcile loops, node interfaces). Read-only: it only sends GET requests and never reads Secrets. Start with doctor (or map for the overview); quorum and orphans go deeper; explain, or the resource ${CHECK_URI}<id>, says why a check matters before you advise. Fix steps and cleanup plans are for a human to review and run; this server runs nothing.`;
 
@@ -99,7 +98,12 @@ function handler(spec: ToolSpec, settings: ServerSettings) {
       if (extra.signal.aborted) throw new Cancelled();
       const a = await Promise.race([spec.run(input ?? {}, settings, hooks), cancelled]);
       const structured = fit(a.structured, settings.maxResultBytes, a.reach);
-      const cut = structured.truncated ? `\n\n(the JSON is cut to ${settings.maxResultBytes} bytes: ${a.reach})` : '';
+      const t = structured.truncated as Truncated | undefined;
+      const detail = Object.keys(t?.detail ?? {});
+      const left = detail.length
+        ? `${detail.length > 1 ? `${detail.slice(0, -1).join(', ')} and ${detail.at(-1)}` : detail[0]} left out of ${Math.max(...Object.values(t!.detail!))} findings or predictions; `
+        : '';
+      const cut = t ? `\n\n(the JSON is cut to ${settings.maxResultBytes} bytes: ${left}${a.reach})` : '';
       return {
         content: [
           { type: 'text' as const, text: cutText(a.text.replace(/\n+$/, ''), settings.maxResultBytes, a.reach) + cut },

@@ -71,6 +71,13 @@ const reportFields = (z: Zod): Record<string, Z.ZodType> => ({
   contexts: z.array(z.object({ context: z.string(), status: z.enum(['ok', 'failed']) }).loose()).optional(),
 });
 
+/** Each check's documentation as an MCP resource: CHECK_URI + its id. */
+export const CHECK_URI = 'kubectl-arch://checks/';
+
+/** What a cut prediction still has (code, severity, title, objects), and where the rest is. */
+const EXPLAIN_A_CODE =
+  'each prediction kept its code, severity, title and objects: call explain with a code for what it means and how to fix it';
+
 /** Manifests as text in one call: a large chart's render is a few hundred KiB. */
 const MAX_MCP_TEXT = 4 * 1024 * 1024;
 
@@ -267,10 +274,16 @@ export const TOOLS: ToolSpec[] = [
           ...(input.manifests !== undefined ? { manifestsText: input.manifests } : {}),
           ...(input.k3sConfig !== undefined ? { k3sConfigText: input.k3sConfig } : {}),
         });
-        return { structured: r.structured, text: await r.text(makeStyle(false)), reach: 'call what-if with fewer manifests' };
+        return {
+          structured: r.structured,
+          text: await r.text(makeStyle(false)),
+          reach: `call what-if with fewer manifests; ${EXPLAIN_A_CODE}`,
+        };
       }
       const r = await whatIfReport({ ...callArgs(settings, sourceOf(input), hooks), nodes: input.nodes, remove: input.remove === true });
-      return { structured: r.structured, text: await r.text(makeStyle(false)), reach: 'call what-if with fewer nodes' };
+      // fewer nodes is an answer only when there are several: one node's predictions are what they are
+      const reach = input.nodes.length > 1 ? `call what-if with one node at a time; ${EXPLAIN_A_CODE}` : EXPLAIN_A_CODE;
+      return { structured: r.structured, text: await r.text(makeStyle(false)), reach };
     },
   },
   {
@@ -285,10 +298,12 @@ export const TOOLS: ToolSpec[] = [
     output: (z) =>
       z.object({ id: z.string().optional(), title: z.string().optional(), checks: z.array(z.object({}).loose()).optional() }).loose(),
     async run(input) {
-      if (input.id === undefined) return { structured: checkList(), text: checkListText(), reach: '' };
-      if (isWhatIf(input.id)) return { structured: whatIfExplainDoc(), text: whatIfExplainText(), reach: '' };
+      if (input.id === undefined)
+        return { structured: checkList(), text: checkListText(), reach: `call explain with one check's id, or read ${CHECK_URI}<id>` };
+      const whole = `ask the user to raise the server's --max-result-bytes for the whole of it`;
+      if (isWhatIf(input.id)) return { structured: whatIfExplainDoc(), text: whatIfExplainText(), reach: whole };
       const c = checkFor(input.id);
-      return { structured: explainDoc(c), text: explainText(c), reach: '' };
+      return { structured: explainDoc(c), text: explainText(c), reach: `read the resource ${CHECK_URI}${c.id}, or ${whole}` };
     },
   },
 ];
