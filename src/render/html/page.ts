@@ -27,7 +27,7 @@ export const badge = (s: Status, extra = ''): string =>
 
 const BASE_CSS = `
 :root{color-scheme:light dark;--bg:#fff;--fg:#1b1f24;--muted:#59636e;--line:#d0d7de;--panel:#f6f8fa;--box:#fff;
---critical:#8b0000;--error:#c62828;--warning:#9a6700;--info:#0b5cad;--ok:#1a7f37;--partial:#8250df;--skipped:#6e7781;--none:#6e7781;
+--critical:#8b0000;--error:#c62828;--warning:#9a6700;--info:#0b5cad;--ok:#1a7f37;--partial:#8250df;--skipped:#59636e;--none:#59636e;
 --accent:#0969da;font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans",sans-serif}
 @media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;--line:#3d444d;--panel:#151b23;--box:#0d1117;
 --critical:#ff7b72;--error:#f85149;--warning:#d29922;--info:#58a6ff;--ok:#3fb950;--partial:#bc8cff;--skipped:#9198a1;--none:#9198a1;--accent:#4493f8}}
