@@ -13,6 +13,11 @@ export default {
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true }] },
   // one seed for every property test (FC_SEED, else fixed): a run never fails by chance
   setupFiles: ['<rootDir>/__tests__/helpers/seed.ts'],
+  // jest's own cache with the other tools' caches, not in the temporary directory
+  cacheDirectory: '<rootDir>/node_modules/.cache/jest',
+  // every temporary file in one directory of the run; one left behind fails it
+  globalSetup: '<rootDir>/__tests__/helpers/tmp-setup.mjs',
+  globalTeardown: '<rootDir>/__tests__/helpers/tmp-teardown.mjs',
   testTimeout: 60000,
   // the examples embedded in the CLI, as the build embeds them (src/snapshot/example-files.ts)
   globals: { __EXAMPLES__: packedExamples() },

@@ -3,8 +3,7 @@
 // completion (kubectl_complete-arch). No timing here: npm run bench measures it.
 import { describe, expect, test } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { etcdQuorum } from '../src/checks/etcd-quorum/check.js';
 import { CHECKS } from '../src/checks/registry.js';
@@ -12,6 +11,7 @@ import { ALL_OUTPUTS, TAKES } from '../src/complete.js';
 import { EXAMPLE_NAMES, EXAMPLE_PREFIX } from '../src/snapshot/examples.js';
 import { WHATIF_CODES } from '../src/whatif/codes.js';
 import { arch, BIN, kubectl, ROOT } from './helpers/run.js';
+import { tempDir } from './helpers/tmp.js';
 
 describe("fast paths give the full CLI's output", () => {
   // -v, which every command takes, is no fast path's: the full CLI answers
@@ -128,7 +128,7 @@ describe('completion', () => {
   });
 
   test('--snapshot: the example embedded in the binary, besides files', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ka-compl-snap-'));
+    const dir = tempDir('ka-compl-snap-');
     const at = (args: string[]): string =>
       spawnSync(BIN, ['__complete', ...args], { cwd: dir, env: { ...process.env, NO_COLOR: '1' } }).stdout.toString();
     const ex = `${EXAMPLE_PREFIX}${EXAMPLE_NAMES[0]}`;
@@ -153,7 +153,7 @@ describe('completion', () => {
   });
 
   test('--context, --cluster, --user from the kubeconfig files (KUBECONFIG list, or --kubeconfig)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ka-compl-'));
+    const dir = tempDir('ka-compl-');
     const kc = (ctx: string[]) =>
       `apiVersion: v1\nkind: Config\ncontexts:\n${ctx.map((c) => `- name: ${c}\n  context: {cluster: c-${c}, user: u-${c}}\n`).join('')}clusters:\n${ctx.map((c) => `- name: c-${c}\n  cluster: {server: "https://127.0.0.1:1"}\n`).join('')}users:\n${ctx.map((c) => `- name: u-${c}\n  user: {}\n`).join('')}`;
     writeFileSync(join(dir, 'a'), kc(['prod-eu', 'prod-us']));
@@ -196,7 +196,7 @@ describe('completion', () => {
     const which = spawnSync('sh', ['-c', `command -v ${shell}`]);
     if (which.status !== 0) return; // not installed here: content checked above
     // from a file: fish reads no script from a pipe with -n ("Unable to read input file")
-    const file = join(mkdtempSync(join(tmpdir(), 'kubectl-arch-completion-')), `arch.${shell}`);
+    const file = join(tempDir('kubectl-arch-completion-'), `arch.${shell}`);
     writeFileSync(file, script);
     const r = spawnSync(shell, ['-n', file]);
     expect([r.status, String(r.stderr)]).toEqual([0, '']);

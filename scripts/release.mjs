@@ -19,10 +19,11 @@
 // Every step that fails fails the build.
 import { createHash } from 'node:crypto';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { gzip as gzipCb } from 'node:zlib';
 import { build } from 'esbuild';
+import { parseDocument } from 'yaml';
 import { lazyDeps } from './lib/lazy-deps.mjs';
 import { bundleCli } from './lib/bundle-cli.mjs';
 import {
@@ -144,7 +145,9 @@ async function buildPlatform(p) {
   writeFileSync(
     config,
     JSON.stringify({
-      main,
+      // relative to WORK, where --build-sea runs: the blob keeps this path as the main script's name (and its code
+      // cache too), so an absolute one made the archive depend on where the checkout is
+      main: relative(WORK, main),
       executable: base,
       output: exe,
       disableExperimentalSEAWarning: true,
@@ -152,7 +155,7 @@ async function buildPlatform(p) {
       assets,
     }),
   );
-  await runAsync(runner[0], [...runner.slice(1), '--random_seed=42', '--build-sea', config], { cwd: dir });
+  await runAsync(runner[0], [...runner.slice(1), '--random_seed=42', '--build-sea', config], { cwd: WORK });
   if (!existsSync(exe)) throw new Error(`${p.os}/${p.arch}: --build-sea wrote no ${exe}`);
   // 4. macOS: an ad-hoc signature (injection removed Node's)
   if (p.format === 'macho') await runAsync(signer, ['-id', 'kubectl-arch', exe]);
@@ -194,13 +197,17 @@ results.sort(
   (a, b) => platforms.findIndex((p) => `${p.os}/${p.arch}` === a.platform) - platforms.findIndex((p) => `${p.os}/${p.arch}` === b.platform),
 );
 
-// 6. the manifest: the repo's draft with each archive's sha256
-let manifest = readFileSync(join(ROOT, 'krew-manifest.yaml'), 'utf8');
-for (const r of results) {
-  const re = new RegExp(`(uri: \\S*/${r.archive.replace(/\./g, '\\.')}\\n\\s*sha256: )"[0-9a-f]{64}"`);
-  if (!re.test(manifest)) throw new Error(`krew-manifest.yaml has no entry for ${r.archive}`);
-  manifest = manifest.replace(re, `$1"${r.sha256}"`);
-}
+// 6. the manifest: the repo's draft with each archive's sha256, listing only the platforms built (`npm run package`
+//    builds one: a platform with no archive would be a zero sha256 krew can only refuse)
+const doc = parseDocument(readFileSync(join(ROOT, 'krew-manifest.yaml'), 'utf8'));
+const entries = doc.getIn(['spec', 'platforms']);
+const built = new Map(results.map((r) => [r.archive, r]));
+for (const r of results)
+  if (!entries.items.some((e) => String(e.get('uri')).endsWith(`/${r.archive}`)))
+    throw new Error(`krew-manifest.yaml has no entry for ${r.archive}`);
+entries.items = entries.items.filter((e) => built.has(String(e.get('uri')).split('/').pop()));
+for (const e of entries.items) e.get('sha256', true).value = built.get(String(e.get('uri')).split('/').pop()).sha256;
+const manifest = doc.toString({ lineWidth: 0, indentSeq: false });
 writeFileSync(join(OUT, 'krew-manifest.yaml'), manifest);
 writeFileSync(join(OUT, 'SHA256SUMS'), results.map((r) => `${r.sha256}  ${r.archive}\n`).join(''));
 writeFileSync(join(OUT, 'release.json'), JSON.stringify({ node: NODE_VERSION, mtime, platforms: results }, null, 2) + '\n');

@@ -1,8 +1,8 @@
 // Self-signed CA and a serving certificate for 127.0.0.1, made with the openssl CLI for each test run.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDir } from './tmp.js';
 
 export interface TestCerts {
   dir: string;
@@ -13,7 +13,7 @@ export interface TestCerts {
 }
 
 export function makeCerts(): TestCerts {
-  const dir = mkdtempSync(join(tmpdir(), 'kubectl-arch-certs-'));
+  const dir = tempDir('kubectl-arch-certs-');
   const run = (...args: string[]): void => {
     execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
   };

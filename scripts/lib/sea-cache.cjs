@@ -8,5 +8,8 @@ const path = require('node:path');
 const vm = require('node:vm');
 const [src, out] = process.argv.slice(2);
 const wrap = (s) => `(function (exports, require, module, __filename, __dirname) {${s}\n})`;
-const script = new vm.Script(wrap(fs.readFileSync(src, 'utf8')), { filename: `kubectl-arch-${path.basename(src)}` });
+// the name as a flat string of its own: path.basename() returns a slice of the path, and V8 serializes a sliced
+// string with its whole parent, so the cache held the absolute build directory (archives then differed by checkout path)
+const filename = Buffer.from(`kubectl-arch-${path.basename(src)}`).toString('utf8');
+const script = new vm.Script(wrap(fs.readFileSync(src, 'utf8')), { filename });
 fs.writeFileSync(out, script.createCachedData());
