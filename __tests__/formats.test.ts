@@ -432,6 +432,43 @@ describe('PolicyReport (wgpolicyk8s.io/v1alpha2)', () => {
   });
 });
 
+describe('--report-label: the labels the CronJob marks its runs with', () => {
+  test('every report carries them besides ours; a bad label, ours, or another format is a usage error', async () => {
+    for (const o of ['policyreport', 'openreports']) {
+      const r = await arch([
+        'doctor',
+        '--snapshot',
+        EXAMPLE,
+        '--no-config',
+        '-o',
+        o,
+        '--report-label',
+        'kubectl-arch/cronjob=kubectl-arch',
+        '--report-label',
+        'kubectl-arch/run=kubectl-arch-29012345',
+      ]);
+      const docs = loadAll(r.stdout).filter(Boolean) as Array<{ metadata: { labels: Record<string, string> } }>;
+      expect(docs.length).toBeGreaterThan(1);
+      for (const d of docs)
+        expect(d.metadata.labels).toEqual({
+          'kubectl-arch/cronjob': 'kubectl-arch',
+          'kubectl-arch/run': 'kubectl-arch-29012345',
+          'app.kubernetes.io/managed-by': 'kubectl-arch',
+          'app.kubernetes.io/name': 'kubectl-arch',
+        });
+    }
+    const refused = async (args: string[], message: RegExp): Promise<void> => {
+      const r = await arch(['doctor', '--snapshot', EXAMPLE, '--no-config', ...args]);
+      expect([r.code, r.stdout, r.stderr]).toEqual([2, '', expect.stringMatching(message)]);
+    };
+    await refused(['-o', 'policyreport', '--report-label', 'run'], /--report-label "run" is not a Kubernetes label KEY=VALUE/);
+    await refused(['-o', 'policyreport', '--report-label', 'a b=c'], /is not a Kubernetes label/);
+    await refused(['-o', 'policyreport', '--report-label', `x=${'y'.repeat(64)}`], /is not a Kubernetes label/);
+    await refused(['-o', 'policyreport', '--report-label', 'app.kubernetes.io/name=x'], /set app\.kubernetes\.io\/ labels themselves/);
+    await refused(['-o', 'json', '--report-label', 'a=b'], /^error: --report-label is for -o policyreport or -o openreports/);
+  });
+});
+
 describe('one cluster that cannot be reached: every machine format still writes its document (a CI step uploads it)', () => {
   const kubeconfig = (): string => {
     const f = join(tempDir(), 'kubeconfig');

@@ -2,7 +2,8 @@
 // through the real kubectl plugin mechanism, compared with single runs (findings and wall time), an unreachable
 // context as a row; and PolicyReports from the plugin applied by the admin to the real API server with the
 // wgpolicyk8s.io/v1alpha2 CRDs loaded (strict field validation), and by the narrow reporter identity of
-// deploy/cronjob.yaml. The plugin's own users only ever read (audit log).
+// deploy/cronjob.yaml, and that CronJob's containers over two runs (its reports are each run's findings). The
+// plugin's own users only ever read (audit log).
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,7 +14,7 @@ import { buildApiserver, readAudit, startControlPlane, USERS, type ControlPlane 
 import { loadScenario } from './lib/load.mjs';
 import { build, CAPTURED } from '../scenarios/index.js';
 import { allScenarios, crdsFor } from '../__tests__/helpers/scenarios.js';
-import { kubectl, ROOT } from '../__tests__/helpers/run.js';
+import { kubectl, ROOT, run as run0 } from '../__tests__/helpers/run.js';
 
 const NAMES = ['field-notes-healthy', 'coredns-retry-loop', 'deleted-argo-app'];
 let apiserver = '';
@@ -243,7 +244,9 @@ describe('PolicyReports on the real API server', () => {
     expect(await can('kubectl-arch-reporter', 'create', 'policyreports.wgpolicyk8s.io', '-n', 'kube-system')).toBe('yes');
     expect(await can('kubectl-arch-reporter', 'list', 'pods', '-A')).toBe('no');
     expect(await can('kubectl-arch-reporter', 'get', 'secrets', '-n', 'kubectl-arch')).toBe('no');
-    expect(await can('kubectl-arch-reporter', 'delete', 'policyreports.wgpolicyk8s.io', '-n', 'kube-system')).toBe('no');
+    // it deletes reports too (the CronJob's prune step), and nothing but reports
+    expect(await can('kubectl-arch-reporter', 'delete', 'policyreports.wgpolicyk8s.io', '-n', 'kube-system')).toBe('yes');
+    expect(await can('kubectl-arch-reporter', 'delete', 'configmaps', '-n', 'kube-system')).toBe('no');
     // the identity kubectl-arch runs as can read what the checks need and write nothing
     expect(await can('kubectl-arch', 'list', 'pods', '-A')).toBe('yes');
     expect(await can('kubectl-arch', 'create', 'policyreports.wgpolicyk8s.io', '-n', 'kube-system')).toBe('no');
@@ -294,5 +297,147 @@ describe('OpenReports on the real API server (the CRDs from the openreports.io G
     const as = ['--kubeconfig', adminKc, '--as=system:serviceaccount:kubectl-arch:kubectl-arch-reporter'];
     const again = await kubectl(['apply', ...as, '--server-side', '--field-manager=kubectl-arch', '--force-conflicts', '-f', file]);
     expect([again.code, again.stderr]).toEqual([0, '']);
+  });
+});
+
+/**
+ * deploy/cronjob.yaml over time, on the real API server: its three containers run as the kubelet would run them
+ * (env from the manifest, `$(VAR)` expanded, the Job name as RUN, /reports a directory of the run), the reader and
+ * reporter identities its own. After each run the CronJob's reports are exactly that run's: a namespace whose finding
+ * was fixed keeps no stale report; a report of anyone else (a person's `kubectl arch ... | kubectl apply -f -`) is
+ * left alone; a run that could not read the cluster deletes nothing.
+ */
+describe('the CronJob over two runs: its reports are each run’s findings, no stale one left', () => {
+  let admin3 = '';
+  let reader3 = '';
+  const reporter = ['--as=system:serviceaccount:kubectl-arch:kubectl-arch-reporter'];
+  const cronjob = yamlDocs(readFileSync(join(ROOT, 'deploy/cronjob.yaml'), 'utf8')).find((d) => d.kind === 'CronJob');
+  const pod = cronjob.spec.jobTemplate.spec.template.spec;
+
+  /** Runs the Job's containers in order (init containers, then the main one), stopping at the first that fails. */
+  async function runJob(run: string, readerKubeconfig: string): Promise<{ failed?: string; reports: string }> {
+    const reports = mkdtempSync(join(dir, `run-${run}-`));
+    for (const c of [...pod.initContainers, ...pod.containers]) {
+      const env: Record<string, string> = {};
+      for (const e of c.env ?? [])
+        env[e.name] = e.value ?? (e.valueFrom?.fieldRef?.fieldPath === "metadata.labels['batch.kubernetes.io/job-name']" ? run : '');
+      // the kubelet's expansion of $(VAR) in command and args, and the emptyDir where the manifest mounts it
+      const argv = [...(c.command ?? []), ...(c.args ?? [])].map((a: string) =>
+        a.replace(/\$\(([A-Z_]+)\)/g, (_m, v: string) => env[v] ?? '').replace(/\/reports\b/g, reports),
+      );
+      const r = c.image.startsWith('kubectl-arch')
+        ? await run0(argv[0]!, argv.slice(1), { ...env, KUBECONFIG: readerKubeconfig })
+        : await kubectl([...argv, '--kubeconfig', admin3, ...reporter]);
+      if (r.code !== 0) return { failed: `${c.name}: exit ${r.code}: ${r.stderr}`, reports };
+    }
+    return { reports };
+  }
+
+  /** The CronJob's reports now on the server, as "Kind namespace/name run". */
+  async function onServer(): Promise<string[]> {
+    const out: string[] = [];
+    for (const res of ['policyreports', 'clusterpolicyreports']) {
+      const r = await kubectl([
+        'get',
+        `${res}.wgpolicyk8s.io`,
+        '-A',
+        '-l',
+        'kubectl-arch/cronjob=kubectl-arch',
+        '-o',
+        'json',
+        '--kubeconfig',
+        admin3,
+      ]);
+      expect([res, r.code]).toEqual([res, 0]);
+      for (const i of JSON.parse(r.stdout).items)
+        out.push(`${i.kind} ${i.metadata.namespace ?? ''}/${i.metadata.name} ${i.metadata.labels['kubectl-arch/run']}`);
+    }
+    return out.sort();
+  }
+
+  /** What a run wrote, in the same form. */
+  const written = (file: string, run: string): string[] =>
+    yamlDocs(readFileSync(file, 'utf8'))
+      .map((d) => `${d.kind} ${d.metadata.namespace ?? ''}/${d.metadata.name} ${run}`)
+      .sort();
+
+  beforeAll(async () => {
+    const cp = cps[2]!; // deleted-argo-app: the blog Application's leftovers in namespace blog
+    for (const crd of yamlDocs(readFileSync(join(ROOT, '__tests__/fixtures/wgpolicyk8s.io-v1alpha2-crds.yaml'), 'utf8')))
+      expect((await cp.admin('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status).toBe(201);
+    for (let i = 0; i < 100; i++) {
+      if ((await cp.admin('GET', '/apis/wgpolicyk8s.io/v1alpha2/policyreports')).status === 200) break;
+      await new Promise((res) => setTimeout(res, 200));
+    }
+    admin3 = join(dir, 'admin-c3');
+    writeFileSync(
+      admin3,
+      `apiVersion: v1\nkind: Config\ncurrent-context: a\nclusters:\n- name: c\n  cluster: {server: "${cp.url}", certificate-authority: "${cp.caFile}"}\nusers:\n- name: a\n  user: {token: ${USERS.admin.token}}\ncontexts:\n- name: a\n  context: {cluster: c, user: a}\n`,
+    );
+    reader3 = join(dir, 'reader-c3');
+    writeFileSync(reader3, readFileSync(kubeconfig, 'utf8').replace('current-context: c1', 'current-context: c3'));
+    const deploy = await kubectl(['apply', '--kubeconfig', admin3, '-f', join(ROOT, 'deploy/cronjob.yaml')]);
+    expect([deploy.code, deploy.stderr]).toEqual([0, '']);
+    // a second fault, in a namespace of its own: a ConfigMap an Argo CD Application "shop" (gone) tracked
+    expect((await cp.admin('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } })).status).toBe(
+      201,
+    );
+    const cm = await cp.admin('POST', '/api/v1/namespaces/shop/configmaps', {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: {
+        name: 'shop-config',
+        namespace: 'shop',
+        labels: { 'app.kubernetes.io/instance': 'shop' },
+        annotations: { 'argocd.argoproj.io/tracking-id': 'shop:/ConfigMap:shop/shop-config' },
+      },
+      data: { a: 'b' },
+    });
+    expect(cm.status).toBe(201);
+  }, 120_000);
+
+  test('run 1 writes a report per namespace with a finding; the fault in shop fixed, run 2 leaves none there', async () => {
+    const one = await runJob('kubectl-arch-1', reader3);
+    expect(one.failed).toBeUndefined();
+    const first = written(join(one.reports, 'reports.yaml'), 'kubectl-arch-1');
+    expect(first.filter((r) => r.startsWith('PolicyReport ')).map((r) => r.split(' ')[1]!.split('/')[0])).toEqual(
+      expect.arrayContaining(['blog', 'shop']),
+    );
+    expect(await onServer()).toEqual(first);
+    // someone else's report (a person applying orphans' reports by hand): not the CronJob's, never deleted by it
+    const mine = await kubectl(['arch', 'orphans', '--kubeconfig', reader3, '-o', 'policyreport', '--fail-on', 'none']);
+    const mineFile = join(dir, 'mine.yaml');
+    writeFileSync(mineFile, mine.stdout);
+    expect((await kubectl(['apply', '--kubeconfig', admin3, '-f', mineFile])).code).toBe(0);
+    // the fault is fixed: the ConfigMap the gone Application left is deleted
+    expect((await cps[2]!.admin('DELETE', '/api/v1/namespaces/shop/configmaps/shop-config')).status).toBe(200);
+    const two = await runJob('kubectl-arch-2', reader3);
+    expect(two.failed).toBeUndefined();
+    const second = written(join(two.reports, 'reports.yaml'), 'kubectl-arch-2');
+    expect(second.some((r) => r.includes(' shop/'))).toBe(false);
+    expect(second.some((r) => r.includes(' blog/'))).toBe(true);
+    // exactly this run's reports: shop's is gone, blog's is this run's
+    expect(await onServer()).toEqual(second);
+    const theirs = yamlDocs(mine.stdout);
+    for (const d of theirs) {
+      const r = await kubectl([
+        'get',
+        `${d.kind.toLowerCase()}.wgpolicyk8s.io`,
+        d.metadata.name,
+        ...(d.metadata.namespace ? ['-n', d.metadata.namespace] : []),
+        '--kubeconfig',
+        admin3,
+      ]);
+      expect([d.kind, d.metadata.name, r.code]).toEqual([d.kind, d.metadata.name, 0]);
+    }
+  });
+
+  test('a run that cannot read the cluster fails at doctor and deletes nothing', async () => {
+    const before = await onServer();
+    const down = join(dir, 'reader-down');
+    writeFileSync(down, readFileSync(kubeconfig, 'utf8').replace('current-context: c1', 'current-context: down'));
+    const r = await runJob('kubectl-arch-3', down);
+    expect(r.failed).toMatch(/^doctor: exit 3: /);
+    expect(await onServer()).toEqual(before);
   });
 });

@@ -118,6 +118,13 @@ const OPTIONS: Record<string, (cmd: string) => Options> = {
       '-o sarif: also write what is not open — accepted risks (suppressions) and, with --baseline, what is fixed (baselineState absent). GitHub code scanning ignores both and would show them as open alerts; by default they are counted, not written',
     group: 'Pipelines:',
   }),
+  'report-label': () => ({
+    type: 'string',
+    array: true,
+    describe:
+      '-o policyreport|openreports: a label every report carries, KEY=VALUE (repeatable): deploy/cronjob.yaml marks each run, then deletes the reports of earlier runs',
+    group: 'Pipelines:',
+  }),
   contexts: () => ({
     type: 'string',
     describe: 'Run on these kubeconfig contexts (comma-separated) at once: a summary table, then each report',

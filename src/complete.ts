@@ -88,6 +88,7 @@ const FLAGS: Flag[] = [
   { name: 'config', desc: 'Accepted-risk rules from FILE', value: 'files' },
   { name: 'baseline', desc: 'A previous -o json: new findings only fail', value: 'files' },
   { name: 'sarif-all', desc: 'SARIF: also accepted risks and what is fixed (not open)' },
+  { name: 'report-label', desc: 'PolicyReports: a label every report carries (KEY=VALUE)', value: 'none' },
   { name: 'deep', desc: 'Also read kubelet configs through nodes/proxy' },
   { name: 'stuck-after', desc: 'How long a deletion may take before it counts as stuck', value: 'none' },
   { name: 'remove', desc: 'Gone for good: the nodes deleted, their etcd members removed' },
@@ -131,7 +132,7 @@ const CLUSTER = [
   'max-memory',
   'snapshot',
 ];
-const FLEET = ['contexts', 'all-contexts', 'parallel', 'config', 'baseline', 'sarif-all'];
+const FLEET = ['contexts', 'all-contexts', 'parallel', 'config', 'baseline', 'sarif-all', 'report-label'];
 const TEXT = ['table', 'json', 'yaml'] as const;
 const MACHINE = ['sarif', 'junit', 'prometheus', 'policyreport', 'openreports'] as const;
 

@@ -37,6 +37,8 @@ export interface GlobalArgs {
   baseline?: string;
   /** -o sarif: also write what is not open (accepted risks, findings fixed since the baseline). */
   'sarif-all'?: boolean;
+  /** -o policyreport|openreports: labels every report carries (KEY=VALUE). */
+  'report-label'?: string[];
   /** Set by the multi-context runner (not a flag): this run is one context of several (no spinner, log lines prefixed). */
   fleetMember?: string;
   /** Set by the MCP server (not flags): what is being fetched, and a signal that stops the run's requests. */

@@ -308,9 +308,43 @@ export function structuredOf(r: Runs): Record<string, unknown> {
   return list as unknown as Record<string, unknown>;
 }
 
+/** The label of a Kubernetes object: [prefix/]name, name at most 63 characters of [A-Za-z0-9_.-] starting and ending
+ *  alphanumeric, prefix a DNS subdomain; the value the same as the name, or empty. */
+const LABEL_NAME = /^[A-Za-z0-9]([A-Za-z0-9_.-]{0,61}[A-Za-z0-9])?$/;
+const DNS_SUBDOMAIN = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/;
+
+/** --report-label KEY=VALUE..., checked as the API server would before any request; ours cannot be replaced. */
+export function parseReportLabels(given: string[] | undefined, output: string): Record<string, string> | undefined {
+  if (!given?.length) return undefined;
+  if (output !== 'policyreport' && output !== 'openreports')
+    throw new InputError('--report-label is for -o policyreport or -o openreports', 'add -o policyreport, or leave out --report-label');
+  const out: Record<string, string> = {};
+  for (const l of given.map(String)) {
+    const i = l.indexOf('=');
+    const [key, value] = i < 0 ? [l, undefined] : [l.slice(0, i), l.slice(i + 1)];
+    const slash = key.lastIndexOf('/');
+    const [prefix, name] = slash < 0 ? [undefined, key] : [key.slice(0, slash), key.slice(slash + 1)];
+    const ok =
+      value !== undefined &&
+      LABEL_NAME.test(name) &&
+      (prefix === undefined || (prefix.length <= 253 && DNS_SUBDOMAIN.test(prefix))) &&
+      (value === '' || LABEL_NAME.test(value));
+    if (!ok)
+      throw new InputError(
+        `--report-label ${JSON.stringify(l)} is not a Kubernetes label KEY=VALUE`,
+        'e.g. --report-label kubectl-arch.io/run=nightly-42 (names and values: at most 63 of A-Z a-z 0-9 - _ .)',
+      );
+    if (key.startsWith('app.kubernetes.io/'))
+      throw new InputError(`--report-label ${key}: the reports set app.kubernetes.io/ labels themselves`);
+    out[key] = value!;
+  }
+  return out;
+}
+
 /** doctor, orphans and quorum: one context or many, in every output format. */
 export async function execute(command: string, args: GlobalArgs, fn: PerContext): Promise<number> {
   // pages and pictures: html is doctor's here; mermaid and dot are map's - a usage error before any request
+  const reportLabels = parseReportLabels(args['report-label'], args.output);
   if (args['sarif-all'] && args.output !== 'sarif')
     throw new InputError('--sarif-all is for -o sarif', 'add -o sarif, or leave out --sarif-all');
   const by = drawnElsewhere(args.output, command);
@@ -333,7 +367,7 @@ export async function execute(command: string, args: GlobalArgs, fn: PerContext)
       await renderFormat(
         out,
         done.map((d) => formatRun(command, d, risks)),
-        { failOn: args['fail-on'], version: VERSION, sarifAll: Boolean(args['sarif-all']) },
+        { failOn: args['fail-on'], version: VERSION, sarifAll: Boolean(args['sarif-all']), reportLabels },
       ),
     );
     const failed = !contexts ? done[0]!.error : undefined;

@@ -62,7 +62,7 @@ const WEAK = /[-.]/;
 function breakWord(text: string, room: number): [string, string] | null {
   const points: Array<{ at: number; width: number; rank: number }> = [];
   let used = 0;
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     SGR_AT.lastIndex = i;
     const sgr = SGR_AT.exec(text);
     if (sgr) {

@@ -39,6 +39,8 @@ export interface FormatOptions {
   version: string;
   /** SARIF: also write what is not open (accepted risks, and with --baseline what is fixed): --sarif-all. */
   sarifAll?: boolean;
+  /** PolicyReport, OpenReports: labels every report carries besides ours (--report-label). */
+  reportLabels?: Record<string, string>;
 }
 
 /** A finding counts as a failure (JUnit, SARIF "error"/"warning" vs the exit code) at or above --fail-on — with

@@ -74,7 +74,11 @@ export function reportName(command: string, context: string): string {
   return `kubectl-arch-${dnsPart(command, 20) || 'run'}-${ctx ? `${ctx}-` : ''}${hash}`;
 }
 
-export function policyReportObjects(run0: FormatRun, flavor: ReportFlavor = 'policyreport'): Array<Record<string, unknown>> {
+export function policyReportObjects(
+  run0: FormatRun,
+  flavor: ReportFlavor = 'policyreport',
+  extraLabels: Record<string, string> = {},
+): Array<Record<string, unknown>> {
   const k = KINDS[flavor];
   const own = flavor === 'openreports' ? { source: 'kubectl-arch' } : {};
   // every string well-formed: a lone surrogate has no UTF-8 form (YAML would carry it as an escape the API rejects)
@@ -150,7 +154,7 @@ export function policyReportObjects(run0: FormatRun, flavor: ReportFlavor = 'pol
   const meta = (ns?: string) => ({
     name,
     ...(ns ? { namespace: ns } : {}),
-    labels: { 'app.kubernetes.io/managed-by': 'kubectl-arch', 'app.kubernetes.io/name': 'kubectl-arch' },
+    labels: { ...extraLabels, 'app.kubernetes.io/managed-by': 'kubectl-arch', 'app.kubernetes.io/name': 'kubectl-arch' },
     annotations: {
       'kubectl-arch/context': run.context,
       'kubectl-arch/command': run.command,
@@ -167,14 +171,14 @@ export function policyReportObjects(run0: FormatRun, flavor: ReportFlavor = 'pol
   return out;
 }
 
-export function renderPolicyReports(runs: FormatRun[], _opts: FormatOptions, flavor: ReportFlavor = 'policyreport'): string {
+export function renderPolicyReports(runs: FormatRun[], opts: FormatOptions, flavor: ReportFlavor = 'policyreport'): string {
   const docs: string[] = [];
   const line = (s: string): string => wellFormed(s).replace(/[\r\n\u2028\u2029]+/g, ' ');
   for (const run of runs) {
     if (run.error) docs.push(`# context ${line(run.context)}: not analysed: ${line(run.error.message)}\n`);
     else if (runs.length > 1)
       docs.push(`# context ${line(run.context)}: apply with ${argvText(['kubectl', '--context', run.context, 'apply', '-f', '-'])}\n`);
-    for (const o of policyReportObjects(run, flavor)) docs.push(`---\n${dump(o, { lineWidth: -1, noRefs: true })}`);
+    for (const o of policyReportObjects(run, flavor, opts.reportLabels)) docs.push(`---\n${dump(o, { lineWidth: -1, noRefs: true })}`);
   }
   return docs.join('');
 }
