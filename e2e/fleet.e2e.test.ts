@@ -323,7 +323,10 @@ describe('the CronJob over two runs: its reports are each run’s findings, no s
         env[e.name] = e.value ?? (e.valueFrom?.fieldRef?.fieldPath === "metadata.labels['batch.kubernetes.io/job-name']" ? run : '');
       // the kubelet's expansion of $(VAR) in command and args, and the emptyDir where the manifest mounts it
       const argv = [...(c.command ?? []), ...(c.args ?? [])].map((a: string) =>
-        a.replace(/\$\(([A-Z_]+)\)/g, (_m, v: string) => env[v] ?? '').replace(/\/reports\b/g, reports),
+        a
+          .replace(/\$\(([A-Z_]+)\)/g, (_m, v: string) => env[v] ?? '')
+          .split('/reports/')
+          .join(`${reports}/`),
       );
       const r = c.image.startsWith('kubectl-arch')
         ? await run0(argv[0]!, argv.slice(1), { ...env, KUBECONFIG: readerKubeconfig })
