@@ -77,7 +77,8 @@ async function typed(shell: 'bash' | 'zsh' | 'fish', dir: string, keys: string):
   const child = spawn('script', ['-qec', cmd, '/dev/null'], {
     cwd: dir,
     stdio: ['pipe', 'ignore', 'ignore'],
-    env: { ...process.env, PATH },
+    // fish keeps a runtime directory ($TMPDIR/fish.$USER without XDG_RUNTIME_DIR): the test's own, removed with it
+    env: { ...process.env, PATH, XDG_RUNTIME_DIR: dir },
   });
   sessions.add(child);
   child.stdin.write(`source ./rc.${shell}\n${keys}\x18`);

@@ -196,9 +196,11 @@ describe('completion', () => {
     const which = spawnSync('sh', ['-c', `command -v ${shell}`]);
     if (which.status !== 0) return; // not installed here: content checked above
     // from a file: fish reads no script from a pipe with -n ("Unable to read input file")
-    const file = join(tempDir('kubectl-arch-completion-'), `arch.${shell}`);
+    const dir = tempDir('kubectl-arch-completion-');
+    const file = join(dir, `arch.${shell}`);
     writeFileSync(file, script);
-    const r = spawnSync(shell, ['-n', file]);
+    // fish's runtime directory in the test's own (else $TMPDIR/fish.$USER is left behind)
+    const r = spawnSync(shell, ['-n', file], { env: { ...process.env, XDG_RUNTIME_DIR: dir } });
     expect([r.status, String(r.stderr)]).toEqual([0, '']);
   });
 

@@ -11,11 +11,14 @@ import { load } from 'js-yaml';
 import { InputError } from '../errors.js';
 import { openRegular, readFull } from '../lib/files.js';
 import { termSafe } from '../lib/safe.js';
+import { command as command0 } from '../lib/shell.js';
 import { fingerprintOf, type BaselineResult, type KnownFinding, type ObjectRef, type Severity } from '../model.js';
 import { REPORT_API_VERSION } from '../render/report.js';
 export type { BaselineResult, KnownFinding } from '../model.js';
 
 const MAX_BYTES = 256 * 1024 * 1024;
+/** The commands whose reports hold findings to compare. */
+const COMMANDS = new Set(['doctor', 'orphans', 'quorum', 'what-if']);
 const SEVERITIES = new Set(['critical', 'error', 'warning', 'info']);
 const HINT = 'a report written by -o json (or yaml)';
 
@@ -93,7 +96,7 @@ export function readReport(file: string, what = '--baseline'): ReportFile {
     ? (Array.isArray(d.items) ? d.items : []).filter((x): x is Record<string, unknown> => !!x && typeof x === 'object')
     : [d];
   const command = out.list ? d.command : (d.command ?? COMMAND_OF_KIND[kind]);
-  if (typeof command !== 'string' || (!out.list && !FINDINGS_OF_KIND[kind]))
+  if (typeof command !== 'string' || !COMMANDS.has(command) || (!out.list && !FINDINGS_OF_KIND[kind]))
     throw new InputError(`${name}: not a report of doctor, orphans, quorum or what-if (kind ${termSafe(kind)})`, HINT);
   out.command = command;
   for (const item of items) {
@@ -102,7 +105,7 @@ export function readReport(file: string, what = '--baseline'): ReportFile {
     if (!Array.isArray(raw))
       throw new InputError(
         `${name}: its ${termSafe(k)} holds no list of findings (written by an older kubectl-arch?)`,
-        `write it again with this version: kubectl arch ${command} -o json`,
+        `write it again with this version: ${command0(['kubectl', 'arch', command, '-o', 'json']).line}`,
       );
     if (command === 'what-if') out.question = whatIfQuestion(item.hypothesis);
     const ctx = (item.source as { context?: unknown } | undefined)?.context;
@@ -142,7 +145,7 @@ export function sameCommand(f: ReportFile, command: string, question: string | u
   if (f.command !== command)
     throw new InputError(
       `${what} ${f.file} is a report of ${termSafe(f.command)}, not of ${command}: compared, every finding would look new or fixed`,
-      `write it with kubectl arch ${command} -o json`,
+      `write it with ${command0(['kubectl', 'arch', command, '-o', 'json']).line}`,
     );
   if (question !== undefined && f.question !== undefined && f.question !== question)
     throw new InputError(
