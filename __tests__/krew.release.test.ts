@@ -70,7 +70,8 @@ beforeAll(async () => {
   writeFileSync(
     join(tmp, 'sea.json'),
     JSON.stringify({
-      main: join(ROOT, 'dist/sea/kubectl-arch.cjs'),
+      // named as the release names it: relative to dist/sea (the blob keeps the name; an absolute one is a checkout's)
+      main: 'kubectl-arch.cjs',
       output: join(tmp, 'sea.blob'),
       disableExperimentalSEAWarning: true,
       assets: {
@@ -80,7 +81,7 @@ beforeAll(async () => {
       },
     }),
   );
-  sh(hostNode, ['--experimental-sea-config', join(tmp, 'sea.json')]);
+  sh(hostNode, ['--experimental-sea-config', join(tmp, 'sea.json')], { cwd: join(ROOT, 'dist/sea') });
   blob = readFileSync(join(tmp, 'sea.blob'));
   devDoctor = (await arch(['doctor', '--snapshot', EXAMPLE, '-o', 'json', '--fail-on', 'none'])).stdout;
   srv = await startTestApiServer({ types: EXAMPLE_TYPES, objects: exampleObjects() });
