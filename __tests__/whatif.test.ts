@@ -529,7 +529,7 @@ describe('"safe" means safe (#39): each found fault, on a small cluster built fr
     expect(lost?.severity).toBe('critical');
     expect(lost?.message).toMatch(/^While s1 and s2 are down and their members are not yet removed/);
     expect(String(lost?.fix?.[0])).toMatch(
-      /one at a time: stop s1, then delete its node .*: kubectl delete node s1 +# wait until kubectl arch quorum says HEALTHY, then the next/,
+      /one at a time: stop s1, then delete its node .*: kubectl delete node s1 +# wait until `kubectl arch quorum` says HEALTHY, then the next/,
     );
     expect(r.verdict.state).toBe('not safe');
     // one of three removed keeps quorum: not critical

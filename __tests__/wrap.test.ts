@@ -19,6 +19,7 @@ import { EXAMPLE, node, obj, snapshotOf } from './helpers/fixtures.js';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from './helpers/tmp.js';
+import { corpusCases } from './helpers/corpus.js';
 import { arch } from './helpers/run.js';
 import { Command } from '../src/lib/shell.js';
 import { loadSnapshot } from '../src/snapshot/load.js';
@@ -145,6 +146,14 @@ describe('hang: prose after a lead, wrapped with a hanging indent', () => {
     expect(p.split('\n')[0]).toBe('every client');
     const q = hang('', 'run kubectl -n kube-system get pods (is the backend ready?) then look again', 40);
     expect(q.split('\n')[0]).toBe('run kubectl -n kube-system get pods (is');
+    // a word ending in ':' or '.' ends it too: the prose after it wraps (it ran past the width, kept whole)
+    const r = hang(
+      '',
+      'run kubectl arch orphans there too: deleted Applications whose destination is this cluster leave exactly these',
+      40,
+    );
+    expect(r.split('\n')[0]).toBe('run kubectl arch orphans there too:');
+    expect(over(r, 40)).toEqual([]);
   });
 
   test('hangItems breaks a list only between its items', () => {
@@ -401,4 +410,29 @@ describe('text fixes (#37)', () => {
     const v = quorumView(snap, evidenceTime(snap));
     expect(renderQuorum(v, []).match(/readyz etcd: ok/g)).toHaveLength(1);
   });
+});
+
+/** Every prose text of every corpus finding (fix steps, message, why) after a `fix:` lead at 60 columns: what runs past
+ *  the width is a command (a `kubectl …` clause or a backtick span) alone on its line, never prose kept with it or taken
+ *  into it (#46). */
+test('corpus prose at 60 columns: only a command runs past the width, on a line of its own', () => {
+  const reads = CHECKS.flatMap((c) => [...c.needs, ...(c.reads ?? [])]);
+  const seen = new Set<string>();
+  const past: string[] = [];
+  let commands = 0;
+  for (const c of corpusCases()) {
+    const snap = loadSnapshot(join(c.dir, 'snapshot.yaml'), reads);
+    for (const r of runChecks(CHECKS, snap))
+      for (const f of r.findings)
+        for (const s of [...(f.fix ?? []), f.message, f.why ?? '']) {
+          if (typeof s !== 'string' || seen.has(s)) continue;
+          seen.add(s);
+          if (/kubectl /.test(s)) commands++;
+          for (const l of hang('      fix: ', s, 60).split('\n')) if (cellsOf(l) > 60) past.push(l.replace(/^ +(fix: )?/, ''));
+        }
+  }
+  expect(commands).toBeGreaterThan(20);
+  // a command: it starts the line, and no sentence goes on after it (`kubectl … shows which node …`)
+  const prose = (l: string): boolean => /: |\. |[.:]$/.test(l.replace(/`[^`]*`/g, '`…`'));
+  expect(past.filter((l) => !/^(kubectl \S|`)/.test(l) || prose(l))).toEqual([]);
 });

@@ -7,8 +7,8 @@
 //   the room left at the indent (a long object name at 60 columns) is broken after one of its own separators (`/`,
 //   `-`, `.`, `,`, `|`, `:`, `=`), its rest continuing at the indent; one with no separator that fits runs past the
 //   width (the terminal shows it on two rows, a copy takes it whole). Lines otherwise break only at spaces;
-// - a command in prose: a backtick-quoted span, and `kubectl …` up to the end of its clause (`;`, `,` or `)` ends it,
-//   `(`, `#` or `—` after it too) — it moves to a line of its own rather than be cut;
+// - a command in prose: a backtick-quoted span, and `kubectl …` up to the end of its clause (`;`, `,`, `)`, and a
+//   word ending in `:` or `.` end it, `(`, `#` or `—` after it too) — it moves to a line of its own rather than be cut;
 // - a command line (a fix step's Command, lib/shell.ts): it goes on a line of its own, whole (stepLines), past the width
 //   if it must.
 // Widths are measured with string-width: escape sequences take no cell, CJK and most emoji two. Styles (SGR) open at
@@ -88,7 +88,8 @@ function breakWord(text: string, room: number): [string, string] | null {
 }
 
 const COMMAND_START = /^[("'`]?kubectl$/;
-const COMMAND_END = /[;,)]$/;
+// a word ending a sentence or introducing what follows (`kubectl arch orphans there too: …`) ends it too
+const COMMAND_END = /[;,):.]$/;
 const AFTER_COMMAND = /^(?:\(|#|\u2014$)/;
 
 /** The text as atoms: words, with a backtick-quoted span or a `kubectl …` command kept as one. */

@@ -264,7 +264,7 @@ function worstMoment(removed: Prediction[], down: Prediction[], h: Hypothesis): 
           ? [
               command(['kubectl', 'delete', 'node', h.nodes[0]!], {
                 say: `remove them one at a time: stop ${h.nodes[0]}, then delete its node (its etcd member goes with it)`,
-                note: 'wait until kubectl arch quorum says HEALTHY, then the next',
+                note: 'wait until `kubectl arch quorum` says HEALTHY, then the next',
               }),
               ...(p.fix ?? []),
             ]

@@ -89,7 +89,7 @@ export function elsewhereFinding(e: ElsewhereGroup): Draft<Code> {
       e.tool === 'Argo CD'
         ? `look for ${e.owners.slice(0, 3).join(', ')} in the cluster that runs Argo CD: argocd app list (or kubectl get applications -A)`
         : 'where Flux runs: flux get all -A',
-      'run kubectl arch orphans there too: deleted Applications whose destination is this cluster leave exactly these objects',
+      'run `kubectl arch orphans` there too: deleted Applications whose destination is this cluster leave exactly these objects',
     ],
   };
 }

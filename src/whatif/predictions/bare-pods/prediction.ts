@@ -39,7 +39,7 @@ export default definePrediction({
           objects: there.map(refOf),
           why: 'Only a controller recreates a pod elsewhere; a bare pod lives and dies with its node.',
           fix: [
-            'run it under a Deployment (or a Job for a one-off), or recreate it by hand on another node after the maintenance; kubectl drain --force deletes it for good',
+            'run it under a Deployment (or a Job for a one-off), or recreate it by hand on another node after the maintenance; `kubectl drain --force` deletes it for good',
           ],
         },
       ],
