@@ -12,9 +12,9 @@ import { ROOT } from './helpers/run.js';
 const SRC = join(ROOT, 'src');
 const HOLE = '\u0000';
 
-/** Where a command starts: a program a fix tells a human to run, followed by its first argument. */
+/** Where a command starts: a program a fix tells a human to run, followed by its first argument (or a value glued to it). */
 const START =
-  /(?<![\w./@-])(?:kubectl|helm|argocd|flux|systemctl|journalctl|etcdctl|etcdutl|crictl|talosctl|k0s|oc|openssl|base64|(?:k3s|rke2) (?:server|agent|etcd-snapshot|kubectl|crictl|ctr|certificate|token))\s+(?=[-\w\u0000])/g;
+  /(?<![\w./@-])(?:kubectl|helm|argocd|flux|systemctl|journalctl|etcdctl|etcdutl|crictl|talosctl|k0s|oc|openssl|base64|(?:k3s|rke2) (?:server|agent|etcd-snapshot|kubectl|crictl|ctr|certificate|token))(?:\s+(?=[-\w\u0000])|(?=\u0000))/g;
 /** Where the command's clause ends: prose after it (a parenthesis, a semicolon, a comma, a dash, a colon), or the
  *  backtick that closes a command named in prose (`kubectl drain` refuses …). */
 const END = /[();\n`]|, | — | -- |: |\. /;
@@ -72,6 +72,8 @@ function wrongIn(file: string): string[] {
 
 test('the rule finds a value pasted into a command, and lets prose around a command name values', () => {
   expect(pastedValues(`kubectl delete role ${HOLE} -n ${HOLE}`)).toHaveLength(1);
+  // a value glued to the program's name (`kubectl${ns ? ` -n ${ns}` : ''} patch …`)
+  expect(pastedValues(`kubectl${HOLE} patch ${HOLE} --type json`)).toHaveLength(1);
   expect(pastedValues(`read the reason: kubectl -n ${HOLE} logs job/${HOLE}`)).toHaveLength(1);
   expect(pastedValues(`fix or roll back (helm -n ${HOLE} rollback ${HOLE}), or not`)).toHaveLength(1);
   expect(pastedValues(`look for ${HOLE} in the cluster that runs Argo CD: argocd app list (or kubectl get applications -A)`)).toEqual([]);

@@ -110,7 +110,22 @@ function stuckObjects(ctx: CheckContext): Array<Draft<Code>> {
           why: 'Every reconcile loop owns its finalizers; when the controller is removed before the objects it guards, their deletion waits forever.',
           fix: [
             `best: reinstall or restart the controller that owns ${gone[0]} — it finishes the deletion, including whatever it cleans up outside the cluster`,
-            `only if that cleanup is not needed (cost: what the finalizer would have removed — cloud resources, DNS records, an app's resources — is left behind): kubectl${o.metadata.namespace ? ` -n ${o.metadata.namespace}` : ''} patch ${(o.kind ?? '').toLowerCase()} ${o.metadata.name} --type json -p '[{"op":"remove","path":"/metadata/finalizers/${o.metadata.finalizers.indexOf(gone[0]!)}"}]'`,
+            command(
+              [
+                'kubectl',
+                ...(o.metadata.namespace ? ['-n', o.metadata.namespace] : []),
+                'patch',
+                (o.kind ?? '').toLowerCase(),
+                o.metadata.name,
+                '--type',
+                'json',
+                '-p',
+                JSON.stringify([{ op: 'remove', path: `/metadata/finalizers/${o.metadata.finalizers.indexOf(gone[0]!)}` }]),
+              ],
+              {
+                say: "only if that cleanup is not needed (cost: what the finalizer would have removed — cloud resources, DNS records, an app's resources — is left behind)",
+              },
+            ),
           ],
         },
       ),
