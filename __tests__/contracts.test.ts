@@ -8,6 +8,7 @@ import { csiDrivers } from '../src/checks/csi-drivers/check.js';
 import { runChecks } from '../src/checks/run.js';
 import { stuckDeletions } from '../src/checks/stuck-deletions/check.js';
 import type { KObject } from '../src/model.js';
+import { Command } from '../src/lib/shell.js';
 import { WEBHOOK_CA } from '../scenarios/field-notes.js';
 import { loadSnapshot } from '../src/snapshot/load.js';
 import type { Snapshot } from '../src/snapshot/snapshot.js';
@@ -332,7 +333,9 @@ describe('stuck-deletions', () => {
     expect(f.title).toBe(
       'Application argocd/blog has been deleting for 2 days: nothing runs to remove resources-finalizer.argocd.argoproj.io',
     );
-    expect(f.fix![1]).toBe(
+    // a Command (lib/shell.ts): the names are arguments, quoted
+    expect(f.fix![1]).toBeInstanceOf(Command);
+    expect(String(f.fix![1])).toBe(
       `only if that cleanup is not needed (cost: what the finalizer would have removed — cloud resources, DNS records, an app's resources — is left behind): kubectl -n argocd patch application blog --type json -p '[{"op":"remove","path":"/metadata/finalizers/0"}]'`,
     );
   });
