@@ -34,8 +34,10 @@ const MAY: Record<string, string[]> = {
   whatif: [...DOMAIN, 'whatif', 'change'],
   // what-if -f: manifests read from files (like a snapshot), then predicted on the domain; no client
   change: [...DOMAIN, 'whatif', 'change'],
+  // the one catalogue of codes: checks, what-if's predictions and a change's, below the renderers
+  catalogue: [...DOMAIN, 'whatif', 'change'],
   // a renderer knows no command and no client (what-if's codes are data it names rules by)
-  render: [...DOMAIN, 'render', 'config', 'whatif', 'change'],
+  render: [...DOMAIN, 'render', 'config', 'whatif', 'change', 'catalogue'],
   config: [...BASE, 'config'],
 };
 
@@ -63,6 +65,42 @@ test('src/cluster, src/checks, src/render (and every lower room) import nothing 
     }
   }
   expect(wrong).toEqual([]);
+});
+
+/** Every relative import of every file in src/, resolved to a file. */
+function importsOf(f: string): string[] {
+  return [...readFileSync(f, 'utf8').matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].map((m) =>
+    normalize(join(dirname(f), m[1]!)).replace(/\.js$/, '.ts'),
+  );
+}
+
+test('one catalogue of codes below the renderers: a renderer reads codes from src/catalogue.ts, and makes no finding', () => {
+  const wrong: string[] = [];
+  for (const f of files(join(SRC, 'render')))
+    for (const t of importsOf(f)) {
+      const rel = relative(SRC, t);
+      if (/^(checks\/registry|whatif\/codes|change\/codes)\.ts$/.test(rel) || /^checks\/[^/]+\/check\.ts$/.test(rel))
+        wrong.push(`${relative(ROOT, f)} imports ${rel}`);
+    }
+  expect(wrong).toEqual([]);
+});
+
+test('no two modules import each other, and a change and what-if share types only through src/model.ts', () => {
+  const all = files(SRC);
+  const graph = new Map(all.map((f) => [f, new Set(importsOf(f))]));
+  const pairs: string[] = [];
+  for (const [f, ts] of graph)
+    for (const t of ts) if (f < t && graph.get(t)?.has(f)) pairs.push(`${relative(SRC, f)} <-> ${relative(SRC, t)}`);
+  expect(pairs).toEqual([]);
+  // src/change never imports src/whatif (what-if may read a change's codes and docs: one way)
+  const up = all
+    .filter((f) => room(f) === 'change')
+    .flatMap((f) =>
+      importsOf(f)
+        .filter((t) => room(t) === 'whatif')
+        .map((t) => `${relative(SRC, f)} -> ${relative(SRC, t)}`),
+    );
+  expect(up).toEqual([]);
 });
 
 test('one escaping rule for every writer: no file but src/lib/safe.ts keeps its own list of characters to show as text', () => {

@@ -19,6 +19,7 @@ import { quorumView } from '../src/etcd/quorum.js';
 import { fingerprint } from '../src/fingerprint.js';
 import { cleanupPlan } from '../src/orphans/plan.js';
 import { scanOrphans } from '../src/orphans/scan.js';
+import { deletingFinding, elsewhereFinding, groupFinding } from '../src/checks/gitops-orphans/check.js';
 import { renderOrphans } from '../src/render/orphans.js';
 import { renderQuorum } from '../src/render/quorum.js';
 import { REPORT_API_VERSION, summarize } from '../src/render/report.js';
@@ -312,7 +313,13 @@ function analyse(path: string): string {
   const v = quorumView(snap, now);
   const out =
     text +
-    renderOrphans(rep, { type: 'snapshot', path }, style, now) +
+    renderOrphans(
+      rep,
+      { groups: rep.groups.map(groupFinding), elsewhere: rep.elsewhere.map(elsewhereFinding), deleting: rep.deleting.map(deletingFinding) },
+      { type: 'snapshot', path },
+      style,
+      now,
+    ) +
     cleanupPlan(rep.groups) +
     renderQuorum(v, v.visible ? quorumFindings(v, now) : []);
   for (const c of checks) {

@@ -227,3 +227,30 @@ export interface ArchMap {
   nodes: string;
   sections: MapSection[];
 }
+
+// ---- what-if's predictions (the node hypotheses' and a change's: src/whatif, src/change)
+
+export type WhatIfContract = Contract | 'workloads';
+
+export interface Prediction {
+  contract: WhatIfContract;
+  code: string;
+  /** The check that predicts it, or what-if's own. */
+  from: string;
+  severity: Severity;
+  title: string;
+  message: string;
+  objects: ObjectRef[];
+  why?: string;
+  fix?: Step[];
+}
+
+export interface Unjudged {
+  contract: WhatIfContract;
+  /** The input or fact that was not visible, in words. */
+  what: string;
+  /** Who needed it: a unit id or a check id. */
+  by: string;
+  /** What that one could not predict without it. */
+  lost?: string;
+}

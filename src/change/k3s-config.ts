@@ -11,7 +11,7 @@ import { openRegular, readFull } from '../lib/files.js';
 import type { KObject, ObjectRef } from '../model.js';
 import { R } from '../resources.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
-import type { Unjudged } from '../whatif/types.js';
+import type { Unjudged } from '../model.js';
 import type { ChangePrediction } from './predict.js';
 import { closeSync } from 'node:fs';
 import { command } from '../lib/shell.js';

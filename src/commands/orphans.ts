@@ -82,7 +82,12 @@ export const orphansOne: PerContext = async (args: OrphanArgs, risks) => {
       const { afterTitle, renderSuppressed, risksHeader } = await import('../render/text.js');
       const info = risksInfo(risks, suppressed);
       const tail = renderSuppressed(suppressed, info, s);
-      return afterTitle(renderOrphans(rep, source, s, now), risksHeader(info, s.width)) + (tail.length ? `\n${tail.join('\n')}\n` : '');
+      return (
+        afterTitle(
+          renderOrphans(rep, { groups: g.findings, elsewhere: e.findings, deleting: d.findings }, source, s, now),
+          risksHeader(info, s.width),
+        ) + (tail.length ? `\n${tail.join('\n')}\n` : '')
+      );
     },
     checks: [check],
     suppressed,

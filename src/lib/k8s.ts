@@ -30,3 +30,6 @@ export const isReady = (o: KObject): boolean => condition(o, 'Ready')?.status ==
 
 /** "deployments.apps", "services": how kubectl and RBAC name a resource type. */
 export const resourceName = (resource: string | undefined, group: string): string => `${resource ?? '?'}${group ? `.${group}` : ''}`;
+
+/** A list field as an array (anything else: empty). */
+export const arr = <T = any>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]) : []);

@@ -1,7 +1,6 @@
 // Human output of `kubectl arch orphans`. Every string from the cluster is escaped (lib/safe.ts).
-import type { ReportSource } from '../model.js';
+import type { Finding, ReportSource } from '../model.js';
 import type { OrphanReport } from '../orphans/scan.js';
-import { deletingFinding, elsewhereFinding, groupFinding } from '../checks/gitops-orphans/check.js';
 import { age } from '../lib/time.js';
 import { refText } from '../model.js';
 import { termSafeDeep } from '../lib/safe.js';
@@ -12,7 +11,16 @@ import { hang } from '../lib/wrap.js';
 /** "1 Application", "5 Applications", and for none "no Applications". */
 const count = (n: number, one: string): string => (n === 0 ? `no ${one}s` : `${n} ${one}${n === 1 ? '' : 's'}`);
 
-export function renderOrphans(report: OrphanReport, src0: ReportSource, s: Style, now: Date): string {
+/** The findings the command made of the report (one per group, per owner elsewhere, per deletion, in its order): a
+ *  renderer shows findings, it does not make them. */
+type Shown = Pick<Finding, 'severity' | 'title' | 'message'>;
+export interface OrphanFindings {
+  groups: Shown[];
+  elsewhere: Shown[];
+  deleting: Shown[];
+}
+
+export function renderOrphans(report: OrphanReport, found: OrphanFindings, src0: ReportSource, s: Style, now: Date): string {
   const rep = termSafeDeep(report, false);
   const source = termSafeDeep(src0, false);
   const w = s.width;
@@ -58,8 +66,8 @@ export function renderOrphans(report: OrphanReport, src0: ReportSource, s: Style
     if (cannot.length === 0) L.push(s.green('No objects of deleted GitOps owners found.'), '');
     else L.push(hang('', `No leftovers found for the owners that could be judged; not judged here: ${cannot.join(', ')}.`, w), '');
   }
-  for (const g of rep.groups) {
-    const f = groupFinding(g);
+  for (const [i, g] of rep.groups.entries()) {
+    const f = termSafeDeep(found.groups[i]!, false);
     L.push(
       hang(
         `${s.sev(f.severity, f.severity.toUpperCase())} `,
@@ -80,8 +88,8 @@ export function renderOrphans(report: OrphanReport, src0: ReportSource, s: Style
     );
     L.push('');
   }
-  for (const e of rep.elsewhere) {
-    const f = elsewhereFinding(e);
+  for (const [i, e] of rep.elsewhere.entries()) {
+    const f = termSafeDeep(found.elsewhere[i]!, false);
     L.push(hang(`${s.sev('info', 'CANNOT JUDGE HERE')} `, s.bold(f.title), w), hang('    ', f.message, w));
     L.push(
       ...columns(
@@ -96,8 +104,8 @@ export function renderOrphans(report: OrphanReport, src0: ReportSource, s: Style
   }
   if (rep.deleting.length) {
     L.push(hang('', s.bold('Being deleted (not orphans)'), w));
-    for (const d of rep.deleting) {
-      const f = deletingFinding(d);
+    for (const i of rep.deleting.keys()) {
+      const f = termSafeDeep(found.deleting[i]!, false);
       L.push(hang(`    ${s.sev(f.severity, f.severity.toUpperCase())} `, `${f.title}: ${f.message}`, w));
     }
     L.push('');

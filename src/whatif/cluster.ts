@@ -5,7 +5,7 @@
 import type { Check } from '../checks/types.js';
 import { APISERVER_LEASE_FRESH_MS } from '../etcd/quorum.js';
 import { detectDistribution, type Distribution } from '../fingerprint.js';
-import { isReady } from '../lib/k8s.js';
+import { arr, isReady } from '../lib/k8s.js';
 import { ADDRESS_FIELDS } from '../lib/endpoints.js';
 import { HOSTNAME, nodeNamer, volumeNodes } from '../lib/nodes.js';
 import { gkKey, groupOf, type KObject, type ObjectRef } from '../model.js';
@@ -64,7 +64,7 @@ export const WHATIF_READS = [
 ];
 
 /** A list, or nothing when the field is missing or of another type. */
-export const arr = <T = any>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]) : []);
+export { arr };
 
 export interface Workload {
   /** Its top controller: a Deployment, StatefulSet, Argo Rollout, CloudNativePG Cluster, any operator's kind. */

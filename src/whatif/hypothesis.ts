@@ -12,7 +12,7 @@ import { addressBook, type AddressBook } from '../lib/endpoints.js';
 import { HOSTNAME, nodeNamer } from '../lib/nodes.js';
 import { groupOf, gkKey, type KObject } from '../model.js';
 import { R } from '../resources.js';
-import { arr } from './cluster.js';
+import { arr } from '../lib/k8s.js';
 import { Snapshot } from '../snapshot/snapshot.js';
 import type { UpgradeHypothesis } from './upgrade/version.js';
 

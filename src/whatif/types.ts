@@ -2,25 +2,11 @@
 // its code, the inputs it reads (and what is lost without each), its docs, and the function that predicts. The
 // runner (./predict.ts), not the unit, says "not judged: X was not visible" for every input a unit lacks, and the
 // verdict and the --fail-on gate come from one place for all of them.
-import type { Contract, ObjectRef, Severity } from '../model.js';
-import type { Step } from '../lib/shell.js';
+import type { Prediction, Unjudged, WhatIfContract } from '../model.js';
+
+export type { Prediction, Unjudged, WhatIfContract };
 import type { Cluster } from './cluster.js';
 import type { Hypothesis } from './hypothesis.js';
-
-export type WhatIfContract = Contract | 'workloads';
-
-export interface Prediction {
-  contract: WhatIfContract;
-  code: string;
-  /** The check that predicts it, or what-if's own. */
-  from: string;
-  severity: Severity;
-  title: string;
-  message: string;
-  objects: ObjectRef[];
-  why?: string;
-  fix?: Step[];
-}
 
 /** An input of a unit. subject: without it the unit predicts nothing; evidence: it predicts, but cannot say that
  *  nothing breaks — either way, when it is not visible the verdict cannot be "safe"; context: read when there, a
@@ -41,15 +27,6 @@ export interface UnitNeed {
 }
 
 /** What a unit could not judge beyond its declared inputs (e.g. a budget whose status is missing). */
-export interface Unjudged {
-  contract: WhatIfContract;
-  /** The input or fact that was not visible, in words. */
-  what: string;
-  /** Who needed it: a unit id or a check id. */
-  by: string;
-  /** What that one could not predict without it. */
-  lost?: string;
-}
 
 export interface UnitResult {
   predictions: Prediction[];

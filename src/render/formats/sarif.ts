@@ -15,13 +15,12 @@
 // properties and a notification count what was left out; --sarif-all writes them too (suppressions with status
 // accepted, baselineState absent), the full record for tools that read them — then every result has a
 // `suppressions` array, as SARIF §3.27.23 asks (all results of a run have one, or none does).
-import { CHECKS } from '../../checks/registry.js';
+import { CATALOGUE, codesBy } from '../../catalogue.js';
 import { fileRisksText } from '../../config/accepted.js';
 import { fingerprintOf, type Finding, type Severity } from '../../model.js';
 import { shownDeep, wellFormedDeep } from '../../lib/safe.js';
 import { atFaultFirst, objectPath, type FormatOptions, type FormatRun } from './model.js';
 import { explainUrl, PROJECT_URL } from '../../checks/docs.js';
-import { WHATIF_CODES } from '../../whatif/codes.js';
 import { argvText } from '../../lib/shell.js';
 
 const explainCommand = (code: string): string => argvText(['kubectl', 'arch', 'explain', code]);
@@ -43,7 +42,7 @@ const artifactUri = (context: string, path?: string): string =>
 function whatIfRules(run: FormatRun): Array<Record<string, unknown>> {
   const codes = [...new Set(run.checks.filter((c) => c.id === 'what-if').flatMap((c) => c.findings.map((f) => f.code)))].sort();
   return codes.map((code) => {
-    const meaning = WHATIF_CODES[code] ?? CHECKS.flatMap((c) => Object.entries(c.codes)).find(([k]) => k === code)?.[1] ?? code;
+    const meaning = CATALOGUE.get(code)?.meaning ?? code;
     return {
       id: code,
       name: code.replace(/[^A-Za-z0-9]/g, ''),
@@ -67,22 +66,24 @@ const fileUri = (file: string): string => {
 
 function rules(run: FormatRun): Array<Record<string, unknown>> {
   if (run.checks.some((c) => c.id === 'what-if')) return whatIfRules(run);
-  const ids = new Set(run.checks.map((c) => c.id));
   const out: Array<Record<string, unknown>> = [];
-  for (const c of CHECKS.filter((x) => ids.has(x.id))) {
-    for (const [code, meaning] of Object.entries(c.codes)) {
+  // the checks that ran, in the catalogue's order (the registry's)
+  const ids = [...new Set([...CATALOGUE.values()].map((e) => e.by))].filter((id) => run.checks.some((c) => c.id === id));
+  for (const id of ids) {
+    for (const { code, meaning, docs, severity } of codesBy(id)) {
+      if (!docs || !severity) continue;
       out.push({
         id: code,
         name: code.replace(/[^A-Za-z0-9]/g, ''),
         shortDescription: { text: String(meaning) },
-        fullDescription: { text: c.docs.what },
-        helpUri: explainUrl(c.id, code),
+        fullDescription: { text: docs.what },
+        helpUri: explainUrl(id, code),
         help: {
-          text: `${c.docs.why}\n\nHow to fix: ${c.docs.fix}\n\nMore: ${explainCommand(code)}`,
-          markdown: `**${code}**: ${String(meaning)}\n\n${c.docs.why}\n\n**How to fix.** ${c.docs.fix}\n\nMore: \`${explainCommand(code)}\` ([${c.id}](${explainUrl(c.id, code)}))`,
+          text: `${docs.why}\n\nHow to fix: ${docs.fix}\n\nMore: ${explainCommand(code)}`,
+          markdown: `**${code}**: ${String(meaning)}\n\n${docs.why}\n\n**How to fix.** ${docs.fix}\n\nMore: \`${explainCommand(code)}\` ([${id}](${explainUrl(id, code)}))`,
         },
-        defaultConfiguration: { level: LEVEL[c.severity] },
-        properties: { checkId: c.id, tags: ['kubernetes', c.id] },
+        defaultConfiguration: { level: LEVEL[severity] },
+        properties: { checkId: id, tags: ['kubernetes', id] },
       });
     }
   }
