@@ -153,6 +153,13 @@ const SPECIFIC: Partial<Record<string, Plant[]>> = {
   StatefulSet: TEMPLATE,
   DaemonSet: TEMPLATE,
   ReplicaSet: TEMPLATE,
+  // what-if -f keeps a Job's whole spec: its template's env values and arguments only as digests (#45)
+  Job: [
+    ...TEMPLATE,
+    at('spec', 'template', 'spec', 'containers', 3, 'livenessProbe', 'exec', 'command')((s) => ['sh', '-c', `check --token ${s}`]),
+  ],
+  ControllerRevision: [at('data', 'spec', 'template', 'spec', 'containers', 0, 'env')((s) => [{ name: 'ANY', value: s }])],
+  VolumeAttachment: [at('spec', 'source', 'inlineVolumeSpec', 'csi', 'volumeAttributes', 'anything')((s) => s)],
   Application: ARGO,
   HelmRelease: [
     at('spec', 'values')((s) => ({ anything: s })),
@@ -171,8 +178,16 @@ const SPECIFIC: Partial<Record<string, Plant[]>> = {
   ],
   ConfigMap: [at('data', 'any')((s) => s), at('data', 'oidc.config')((s) => `clientSecret: ${s}\n`)],
   Secret: [at('data', 'password')((s) => Buffer.from(s).toString('base64')), at('stringData', 'password')((s) => s)],
-  StorageClass: [at('parameters', 'restuserkey')((s) => s), at('parameters', 'storageAccountKey')((s) => s)],
-  PersistentVolume: [at('spec', 'csi', 'volumeAttributes', 'password')((s) => s)],
+  StorageClass: [
+    at('parameters', 'restuserkey')((s) => s),
+    at('parameters', 'storageAccountKey')((s) => s),
+    at('parameters', 'anything')((s) => s),
+  ],
+  PersistentVolume: [
+    at('spec', 'csi', 'volumeAttributes', 'password')((s) => s),
+    at('spec', 'csi', 'volumeAttributes', 'anything')((s) => s),
+    at('spec', 'flexVolume', 'options', 'anything')((s) => s),
+  ],
   Event: [at('message')((s) => `Applying manifest failed: fetching https://x-access-token:${s}@github.com/org/repo`)],
 };
 /** Names of objects whose bodies are read (ConfigMaps) or that the checks look at more closely. */

@@ -171,6 +171,12 @@ const OPTIONS: Record<string, (cmd: string) => Options> = {
     requiresArg: true,
     describe: 'Instead of nodes, the cluster upgraded to VERSION (v1.33, v1.33.4 or v1.33.4+k3s1)',
   }),
+  'apply-mode': () => ({
+    type: 'string',
+    choices: ['client-side', 'server-side', 'replace', 'helm', 'wrangler'],
+    describe:
+      "With -f: how the manifests are applied when the object's owner does not say (Argo CD, Flux, K3s and Helm objects are judged their owner's way): client-side (kubectl apply, the default), server-side, replace, helm, wrangler",
+  }),
   'cleanup-plan': () => ({ type: 'boolean', default: false, describe: 'Print (never run) the kubectl delete commands, in a safe order' }),
   'etcd-endpoints': () => ({
     type: 'string',
@@ -343,7 +349,7 @@ export async function main(argv0 = hideBin(process.argv)): Promise<number> {
       'Predict what breaks if these nodes go down (reboot, drain, outage), or with --remove are removed for good; with -f, what applying manifests would do',
       (y) =>
         takes(y.positional('nodes', { type: 'string', array: true, describe: 'node names (kubectl get nodes)' }), 'what-if').epilogue(
-          'Exit 1 when a prediction is at or above --fail-on (so `kubectl arch what-if n3 && kubectl drain n3` is a gate), 2 for a node that does not exist. -o html draws the predictions on the map of the cluster as it would be. A node runs pods of every namespace: no -n.\n\n-f FILE|DIR|- predicts what applying those manifests (kubectl apply, Helm, Argo CD, Flux) would do: what the API server would refuse (fields that cannot change once set, a volume that cannot grow) and the owner that would retry it, what an owner would prune, kinds not served, namespaces that do not exist, fail-closed webhooks with no backend — `helm template … | kubectl arch what-if -f -` in a pipeline. --k3s-config FILE (or --rke2-config) predicts a new server config.yaml: cluster-dns, the CIDRs, the datastore, disable, etcd snapshots. -n there is the namespace of manifests that name none.\n\n--upgrade VERSION predicts upgrading the cluster to that version: API versions it no longer serves that are still written to, and the owners that would keep applying them; the servers the rollout takes down, in its order, each step judged as what-if NODE; skipped minors and version skew; what would stop a kubelet (dockershim, cgroup v1, in-tree volume plugins and cloud providers, removed flags). Read-only: it changes nothing.',
+          'Exit 1 when a prediction is at or above --fail-on (so `kubectl arch what-if n3 && kubectl drain n3` is a gate), 2 for a node that does not exist. -o html draws the predictions on the map of the cluster as it would be. A node runs pods of every namespace: no -n.\n\n-f FILE|DIR|- predicts what applying those manifests would do, object by object: the object the API server would receive by how it is applied (as its owner applies it — Argo CD, Flux, K3s, Helm — else --apply-mode, default client-side as kubectl apply) and the update validation of the version of the cluster for every built-in kind (a kind or field with no rule: not judged), what the server would refuse and the owner that would retry it, what an owner would prune, kinds not served, namespaces that do not exist, fail-closed webhooks with no backend — `helm template … | kubectl arch what-if -f -` in a pipeline. --k3s-config FILE (or --rke2-config) predicts a new server config.yaml: cluster-dns, the CIDRs, the datastore, disable, etcd snapshots. -n there is the namespace of manifests that name none.\n\n--upgrade VERSION predicts upgrading the cluster to that version: API versions it no longer serves that are still written to, and the owners that would keep applying them; the servers the rollout takes down, in its order, each step judged as what-if NODE; skipped minors and version skew; what would stop a kubelet (dockershim, cgroup v1, in-tree volume plugins and cloud providers, removed flags). Read-only: it changes nothing.',
         ),
       run(async () => (await import('./commands/whatif.js')).whatif),
     )

@@ -2,6 +2,7 @@
 // which reads every listable type; every other check names its types here.
 import type { KObject, Need } from './model.js';
 import { CORE_EVENT_FIELDS, V1_EVENT_FIELDS } from './lib/events.js';
+import { digestOf, isDigest } from './snapshot/digest.js';
 
 const t = (group: string, version: string, resource: string, kind: string, namespaced: boolean): Need => ({
   group,
@@ -29,8 +30,59 @@ interface ContainerStatus {
 const cutTerminated = (t: Terminated | undefined): Terminated | undefined =>
   t && typeof t.message === 'string' && t.message.length > 2000 ? { ...t, message: t.message.slice(0, 2000) } : t;
 
+/** What a Pod's update may change (the API server's list): what-if -f keeps these whole, and the rest of the spec as
+ *  one digest (src/change/rules/core.ts compares it; no value of it is kept). */
+export const POD_UPDATABLE = [
+  'activeDeadlineSeconds',
+  'tolerations',
+  'schedulingGates',
+  'terminationGracePeriodSeconds',
+  'nodeSelector',
+  'affinity',
+];
+/** Where a snapshot keeps a Pod spec's fixed part, as one digest. */
+export const POD_FIXED = 'kubectl-arch.io/fixed';
+/** A Pod spec without what an update may change: the part that never changes (images too are left out). */
+export function podFixedPart(spec: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...spec };
+  for (const k of [...POD_UPDATABLE, POD_FIXED]) delete out[k];
+  for (const k of ['containers', 'initContainers'])
+    if (Array.isArray(out[k])) out[k] = (out[k] as Array<Record<string, unknown>>).map((c) => ({ ...c, image: undefined }));
+  return out;
+}
+
+const isObj = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A Pod's spec with its fixed part as one digest (what-if -f: whether it changed, never what it holds): only from a
+ *  whole spec, as the API server sends it; a snapshot's copy keeps the digest it has. */
+function fixedDigest(o: KObject): KObject {
+  const spec = o.spec;
+  if (!isObj(spec) || isDigest(spec[POD_FIXED])) return o;
+  if (!Array.isArray(spec.containers) || !spec.containers.every((c: { image?: unknown }) => typeof c?.image === 'string')) return o;
+  return { ...o, spec: { ...spec, [POD_FIXED]: digestOf(podFixedPart(spec)) } };
+}
+
+/** A pod template's spec with what a rule may only compare as digests: every env value, every argument and command
+ *  (containers', probes', hooks'): whether one changed is known, what it holds is not kept. */
+export function digestPodSpec(v: unknown, key = ''): unknown {
+  if (Array.isArray(v)) {
+    if ((key === 'args' || key === 'command') && v.every((x) => typeof x === 'string'))
+      return v.map((x: string) => (isDigest(x) ? x : digestOf(x)));
+    if (key === 'env')
+      return v.map((e) => (isObj(e) && 'value' in e ? { ...e, value: isDigest(e.value) ? e.value : digestOf(e.value) } : e));
+    return v.map((x) => digestPodSpec(x));
+  }
+  if (isObj(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, digestPodSpec(x, k)]));
+  return v;
+}
+
+/** Each value of a map as a digest (a StorageClass's parameters: compared, never kept). */
+const digestValues = (v: unknown): unknown =>
+  isObj(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, isDigest(x) ? x : digestOf(x)])) : v;
+
 /** Pods: a value narrowed before the projection (the fields kept are in R.pods.fields). */
-const narrowPod = (o: KObject): KObject => {
+const narrowPod = (o0: KObject): KObject => {
+  const o = fixedDigest(o0);
   const cs = o.status?.containerStatuses;
   if (!Array.isArray(cs)) return o;
   return {
@@ -180,6 +232,98 @@ const WEBHOOK_FIELDS = [
   'webhooks[].admissionReviewVersions',
 ];
 
+/** What what-if -f reads of a live object from a snapshot, per type (src/change/rules: the fields each kind's update
+ *  rule compares with the live ones; src/change/predict.ts CHANGE_READS declares them): where a rule only compares
+ *  values, their salted digests (src/snapshot/digest.ts) — a Pod spec's fixed part, a Job template's env values and
+ *  arguments, an immutable ConfigMap's values, a ControllerRevision's data, a StorageClass's parameters, an inline
+ *  volume of a VolumeAttachment. A field a rule allows to change is not kept: a difference there is allowed unseen. */
+export const CHANGE_FIELDS = {
+  pods: [
+    'spec.activeDeadlineSeconds',
+    'spec.terminationGracePeriodSeconds',
+    'spec.tolerations',
+    'spec.schedulingGates',
+    'spec.nodeSelector',
+    'spec.affinity.nodeAffinity',
+    `spec[${JSON.stringify(POD_FIXED)}]`,
+  ],
+  nodes: ['spec.podCIDR', 'spec.podCIDRs', 'spec.providerID'],
+  /** Every field of a Service's spec takes part in its rules (clusterIP(s), families, type, ports, policies). */
+  services: ['spec'],
+  /** A workload's selector never changes, and the template must carry what it selects: the received object's template
+   *  labels come from the live ones where an apply merges them. */
+  replicasets: ['spec.selector', 'spec.template.metadata.labels'],
+  daemonsets: ['spec.selector', 'spec.template.metadata.labels'],
+  deployments: ['spec.selector', 'spec.template.metadata.labels'],
+  statefulsets: [
+    'spec.selector',
+    'spec.template.metadata.labels',
+    'spec.serviceName',
+    'spec.volumeClaimTemplates',
+    'spec.podManagementPolicy',
+    'spec.revisionHistoryLimit',
+    'spec.ordinals',
+  ],
+  /** The whole spec (every field but a few is fixed), the template's env values and arguments as digests; whether it
+   *  ever started. */
+  jobs: ['spec', 'status.startTime', 'status.active', CONDITIONS],
+  persistentvolumeclaims: ['metadata.annotations["volume.beta.kubernetes.io/storage-class"]', 'spec', 'status.phase', 'status.capacity'],
+  persistentvolumes: [...PV_SOURCES.map((x) => `spec.${x}`), 'spec.csi', 'spec.volumeMode', 'spec.nodeAffinity'],
+  storageclasses: ['provisioner', 'parameters', 'reclaimPolicy', 'volumeBindingMode', 'allowVolumeExpansion'],
+  csidrivers: ['spec.attachRequired', 'spec.fsGroupPolicy', 'spec.podInfoOnMount', 'spec.volumeLifecycleModes'],
+  csinodes: ['spec.drivers'],
+  /** Which kinds they add; their versions whole but each schema as one digest (no rule judges a schema: an unchanged
+   *  one must show no difference). */
+  crds: ['spec.group', 'spec.names', 'spec.scope', 'spec.versions'],
+  endpointslices: ['addressType'],
+  controllerrevisions: ['data'],
+  resourcequotas: ['spec.scopes', 'spec.scopeSelector'],
+  rolebindings: ['roleRef'],
+  clusterrolebindings: ['roleRef'],
+  volumeattachments: ['spec'],
+  csistoragecapacities: ['storageClassName', 'nodeTopology'],
+  priorityclasses: ['value', 'preemptionPolicy'],
+  runtimeclasses: ['handler'],
+  ingressclasses: ['spec.controller'],
+} as const;
+
+/** Jobs: the template's env values and arguments as digests (what-if -f compares them; no value is kept). */
+const narrowJob = (o: KObject): KObject =>
+  isObj(o.spec) && isObj(o.spec.template) && isObj(o.spec.template.spec)
+    ? { ...o, spec: { ...o.spec, template: { ...o.spec.template, spec: digestPodSpec(o.spec.template.spec) } } }
+    : o;
+/** ControllerRevisions: their data (whole pod templates) never changes, so one digest of it is what what-if -f needs. */
+const narrowRevision = (o: KObject): KObject => (o.data === undefined || isDigest(o.data) ? o : { ...o, data: digestOf(o.data) });
+const narrowStorageClass = (o: KObject): KObject => (isObj(o.parameters) ? { ...o, parameters: digestValues(o.parameters) } : o);
+/** PersistentVolumes: a CSI volume's attributes and a flexVolume's options as digests (a source never changes). */
+const narrowPv = (o: KObject): KObject => {
+  if (!isObj(o.spec)) return o;
+  const spec = { ...o.spec };
+  if (isObj(spec.csi) && isObj(spec.csi.volumeAttributes))
+    spec.csi = { ...spec.csi, volumeAttributes: digestValues(spec.csi.volumeAttributes) };
+  if (isObj(spec.flexVolume) && isObj(spec.flexVolume.options))
+    spec.flexVolume = { ...spec.flexVolume, options: digestValues(spec.flexVolume.options) };
+  return { ...o, spec };
+};
+/** CustomResourceDefinitions: each version's schema (often megabytes) as one digest. */
+const narrowCrd = (o: KObject): KObject =>
+  isObj(o.spec) && Array.isArray(o.spec.versions)
+    ? {
+        ...o,
+        spec: {
+          ...o.spec,
+          versions: o.spec.versions.map((v: unknown) =>
+            isObj(v) && v.schema !== undefined && !isDigest(v.schema) ? { ...v, schema: digestOf(v.schema) } : v,
+          ),
+        },
+      }
+    : o;
+/** VolumeAttachments: an inline volume (a whole PV spec) as one digest. */
+const narrowAttachment = (o: KObject): KObject =>
+  isObj(o.spec) && isObj(o.spec.source) && o.spec.source.inlineVolumeSpec !== undefined && !isDigest(o.spec.source.inlineVolumeSpec)
+    ? { ...o, spec: { ...o.spec, source: { ...o.spec.source, inlineVolumeSpec: digestOf(o.spec.source.inlineVolumeSpec) } } }
+    : o;
+
 export const R = {
   nodes: {
     ...t('', 'v1', 'nodes', 'Node', false),
@@ -202,17 +346,18 @@ export const R = {
       'status.addresses[].address',
       'status.allocatable.cpu',
       'status.allocatable.memory',
+      ...CHANGE_FIELDS.nodes,
     ],
   },
   namespaces: { ...t('', 'v1', 'namespaces', 'Namespace', false), fields: [CONDITIONS] },
-  pods: { ...t('', 'v1', 'pods', 'Pod', true), narrow: narrowPod, fields: POD_FIELDS },
+  pods: { ...t('', 'v1', 'pods', 'Pod', true), narrow: narrowPod, fields: [...POD_FIELDS, ...CHANGE_FIELDS.pods] },
   /** Pods as most checks need them: metadata, whether Running, and full bodies only for control-plane pods. */
   podsLean: {
     ...t('', 'v1', 'pods', 'Pod', true),
     metadataOnly: true,
     runningPhase: true,
     narrow: narrowPod,
-    fields: POD_FIELDS,
+    fields: [...POD_FIELDS, ...CHANGE_FIELDS.pods],
     bodiesFor: (m) => m.namespace === 'kube-system' && (m.labels?.tier === 'control-plane' || m.labels?.component === 'etcd'),
   } as Need,
   services: {
@@ -225,9 +370,14 @@ export const R = {
       'spec.selector',
       'spec.ipFamilies',
       'spec.ipFamilyPolicy',
+      ...CHANGE_FIELDS.services,
     ],
   },
-  replicasets: { ...t('apps', 'v1', 'replicasets', 'ReplicaSet', true), metadataOnly: true, fields: [] } as Need,
+  replicasets: {
+    ...t('apps', 'v1', 'replicasets', 'ReplicaSet', true),
+    metadataOnly: true,
+    fields: [...CHANGE_FIELDS.replicasets],
+  } as Need,
   pdbs: {
     ...t('policy', 'v1', 'poddisruptionbudgets', 'PodDisruptionBudget', true),
     fields: ['spec.minAvailable', 'spec.maxUnavailable', 'spec.selector', 'status.disruptionsAllowed'],
@@ -259,7 +409,9 @@ export const R = {
       'spec.storageClassName',
       ...PV_SOURCES.map((x) => `spec.${x}`),
       'status.phase',
+      ...CHANGE_FIELDS.persistentvolumes,
     ],
+    narrow: narrowPv,
   },
   jobs: {
     ...t('batch', 'v1', 'jobs', 'Job', true),
@@ -270,7 +422,9 @@ export const R = {
       'status.failed',
       'status.succeeded',
       'status.startTime',
+      ...CHANGE_FIELDS.jobs,
     ],
+    narrow: narrowJob,
   },
   persistentvolumeclaims: {
     ...t('', 'v1', 'persistentvolumeclaims', 'PersistentVolumeClaim', true),
@@ -283,6 +437,7 @@ export const R = {
       'spec.resources.requests.storage',
       'status.phase',
       'status.capacity',
+      ...CHANGE_FIELDS.persistentvolumeclaims,
     ],
   },
   eventsV1: {
@@ -293,14 +448,29 @@ export const R = {
   },
   endpointslices: {
     ...t('discovery.k8s.io', 'v1', 'endpointslices', 'EndpointSlice', true),
-    fields: ['addressType', 'endpoints[].addresses', 'endpoints[].conditions', 'endpoints[].nodeName', 'endpoints[].targetRef', 'ports'],
+    fields: [
+      'addressType',
+      'endpoints[].addresses',
+      'endpoints[].conditions',
+      'endpoints[].nodeName',
+      'endpoints[].targetRef',
+      'ports',
+      ...CHANGE_FIELDS.endpointslices,
+    ],
   },
-  deployments: { ...t('apps', 'v1', 'deployments', 'Deployment', true), fields: ['spec.replicas', 'spec.selector'] },
+  deployments: {
+    ...t('apps', 'v1', 'deployments', 'Deployment', true),
+    fields: ['spec.replicas', 'spec.selector', ...CHANGE_FIELDS.deployments],
+  },
   /** Only names and labels are read (their pod templates can hold literal env values). */
-  daemonsets: { ...t('apps', 'v1', 'daemonsets', 'DaemonSet', true), metadataOnly: true, fields: ['spec.selector'] },
+  daemonsets: {
+    ...t('apps', 'v1', 'daemonsets', 'DaemonSet', true),
+    metadataOnly: true,
+    fields: ['spec.selector', ...CHANGE_FIELDS.daemonsets],
+  },
   statefulsets: {
     ...t('apps', 'v1', 'statefulsets', 'StatefulSet', true),
-    fields: ['spec.replicas', 'spec.selector', 'spec.serviceName', 'spec.volumeClaimTemplates'],
+    fields: ['spec.replicas', 'spec.selector', 'spec.serviceName', 'spec.volumeClaimTemplates', ...CHANGE_FIELDS.statefulsets],
   },
   ingresses: {
     ...t('networking.k8s.io', 'v1', 'ingresses', 'Ingress', true),
@@ -314,7 +484,7 @@ export const R = {
     ...t('coordination.k8s.io', 'v1', 'leases', 'Lease', true),
     fields: ['spec.holderIdentity', 'spec.renewTime', 'spec.leaseDurationSeconds'],
   },
-  /** Which kinds they add and their scope, not their schemas (often megabytes). */
+  /** Which kinds they add and their scope; their schemas (often megabytes) only as digests. */
   crds: {
     ...t('apiextensions.k8s.io', 'v1', 'customresourcedefinitions', 'CustomResourceDefinition', false),
     fields: [
@@ -325,7 +495,9 @@ export const R = {
       'spec.versions[].storage',
       'spec.conversion.strategy',
       'spec.conversion.webhook.conversionReviewVersions',
+      ...CHANGE_FIELDS.crds,
     ],
+    narrow: narrowCrd,
   },
   addons: { ...t('k3s.cattle.io', 'v1', 'addons', 'Addon', true), fields: [] },
   /** K3s HelmCharts: which chart and how it goes: never its values or the chart itself. */
@@ -424,10 +596,40 @@ export const R = {
   },
   storageclasses: {
     ...t('storage.k8s.io', 'v1', 'storageclasses', 'StorageClass', false),
-    fields: ['metadata.annotations["storageclass.kubernetes.io/is-default-class"]', 'provisioner', 'allowVolumeExpansion'],
+    fields: [
+      'metadata.annotations["storageclass.kubernetes.io/is-default-class"]',
+      'provisioner',
+      'allowVolumeExpansion',
+      ...CHANGE_FIELDS.storageclasses,
+    ],
+    narrow: narrowStorageClass,
   },
-  csidrivers: { ...t('storage.k8s.io', 'v1', 'csidrivers', 'CSIDriver', false), fields: [] },
-  csinodes: { ...t('storage.k8s.io', 'v1', 'csinodes', 'CSINode', false), fields: ['spec.drivers[].name'] },
+  csidrivers: { ...t('storage.k8s.io', 'v1', 'csidrivers', 'CSIDriver', false), fields: [...CHANGE_FIELDS.csidrivers] },
+  csinodes: { ...t('storage.k8s.io', 'v1', 'csinodes', 'CSINode', false), fields: ['spec.drivers[].name', ...CHANGE_FIELDS.csinodes] },
+  /** what-if -f's kinds (src/change/needs.ts): what their update rules compare with the live object. */
+  controllerrevisions: {
+    ...t('apps', 'v1', 'controllerrevisions', 'ControllerRevision', true),
+    narrow: narrowRevision,
+    fields: CHANGE_FIELDS.controllerrevisions,
+  },
+  resourcequotas: { ...t('', 'v1', 'resourcequotas', 'ResourceQuota', true), fields: CHANGE_FIELDS.resourcequotas },
+  rolebindings: { ...t('rbac.authorization.k8s.io', 'v1', 'rolebindings', 'RoleBinding', true), fields: CHANGE_FIELDS.rolebindings },
+  clusterrolebindings: {
+    ...t('rbac.authorization.k8s.io', 'v1', 'clusterrolebindings', 'ClusterRoleBinding', false),
+    fields: CHANGE_FIELDS.clusterrolebindings,
+  },
+  volumeattachments: {
+    ...t('storage.k8s.io', 'v1', 'volumeattachments', 'VolumeAttachment', false),
+    narrow: narrowAttachment,
+    fields: CHANGE_FIELDS.volumeattachments,
+  },
+  csistoragecapacities: {
+    ...t('storage.k8s.io', 'v1', 'csistoragecapacities', 'CSIStorageCapacity', true),
+    fields: CHANGE_FIELDS.csistoragecapacities,
+  },
+  priorityclasses: { ...t('scheduling.k8s.io', 'v1', 'priorityclasses', 'PriorityClass', false), fields: CHANGE_FIELDS.priorityclasses },
+  runtimeclasses: { ...t('node.k8s.io', 'v1', 'runtimeclasses', 'RuntimeClass', false), fields: CHANGE_FIELDS.runtimeclasses },
+  ingressclasses: { ...t('networking.k8s.io', 'v1', 'ingressclasses', 'IngressClass', false), fields: CHANGE_FIELDS.ingressclasses },
 } as const;
 
 /** The few ConfigMaps whose bodies are read, and the only keys kept of each: argocd-cm can hold OIDC
@@ -476,6 +678,20 @@ function snapshotRecord(v: string): string | undefined {
 
 const trimConfigMap = (o: KObject): KObject => {
   const keys = configMapKeys(o.metadata.name, o.metadata.namespace);
+  // what-if -f (a snapshot that lists bodies): whether it is immutable, and then each value as a digest — never a value
+  if (!keys && (o.data !== undefined || o.binaryData !== undefined || o.immutable !== undefined))
+    return {
+      apiVersion: o.apiVersion,
+      kind: o.kind,
+      metadata: o.metadata,
+      immutable: o.immutable === true,
+      ...(o.immutable === true
+        ? {
+            ...(o.data !== undefined ? { data: digestValues(o.data) } : {}),
+            ...(o.binaryData !== undefined ? { binaryData: digestValues(o.binaryData) } : {}),
+          }
+        : {}),
+    };
   // no body (listed metadata-only): nothing to keep, and no empty data to read as "no keys"
   if (!keys || (o.data === undefined && o.binaryData === undefined)) return { ...o, data: undefined, binaryData: undefined };
   const data: Record<string, string> = {};

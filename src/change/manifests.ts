@@ -88,7 +88,8 @@ function deepest(doc: Document, base: ReadonlyArray<string | number>, path: Read
 /** Parses one text (a file's or stdin's) into the objects it declares. */
 export function parseManifests(text: string, file: string): Manifest[] {
   const lines = new LineCounter();
-  const docs = parseAllDocuments(text.replace(/^\uFEFF/, ''), { lineCounter: lines, prettyErrors: false, uniqueKeys: false });
+  // merge keys (`<<: *anchor`) expanded, as kubectl's YAML reader (go-yaml, YAML 1.1) does
+  const docs = parseAllDocuments(text.replace(/^\uFEFF/, ''), { lineCounter: lines, prettyErrors: false, uniqueKeys: false, merge: true });
   // parseAllDocuments returns an EmptyStream for empty input: no documents
   const list = Array.isArray(docs) ? docs : [];
   const out: Manifest[] = [];

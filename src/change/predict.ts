@@ -1,38 +1,36 @@
 // `what-if -f`: what would happen if these manifests were applied, predicted read-only from the live objects (or a
-// snapshot) — the refusals the API server would answer (the one table: src/checks/immutable-retry-loop/immutable.ts)
-// and the owner that would retry them, the objects an owner tracks that the render no longer holds (pruned or left
+// snapshot) — the object the API server would receive by how the change is applied (./apply.ts), the update
+// validation of the cluster's version over the live one and that one (./rules/), and the owner that would retry a
+// refusal, the objects an owner tracks that the render no longer holds (pruned or left
 // behind), and the door: kinds not served, namespaces that do not exist, fail-closed webhooks with no backend. What
 // could not be read is said per object, never guessed; the verdict is the node predictions' (src/whatif/predict.ts).
-import { compare, type Refusal } from '../checks/immutable-retry-loop/immutable.js';
+import { receive, type ApplyMode } from './apply.js';
+import { withDefaults } from './defaults.js';
+import { hasRule, judgeUpdate, type Refusal } from './rules/index.js';
 import { admissionWebhooks } from '../checks/admission-webhooks/check.js';
 import { selects } from '../checks/admission-webhooks/check.js';
 import { runChecks } from '../checks/run.js';
 import { gkKey, groupOf, refText, type KObject, type ObjectRef, type ResourceType, type Severity } from '../model.js';
-import { CONFIGMAPS, PV_SOURCES, R } from '../resources.js';
+import { CHANGE_FIELDS, CONFIGMAPS, R } from '../resources.js';
+import { fieldTree } from '../snapshot/fields.js';
+import { keptTree } from '../snapshot/scrub.js';
 import type { NamedRef, NamedResult, Snapshot } from '../snapshot/snapshot.js';
-import type { Prediction, Unjudged } from '../whatif/types.js';
+import type { Prediction, Unjudged } from '../model.js';
 import { ownerOf, retryText, type ObjectOwner } from './owners.js';
 import type { ChangeCode } from './codes.js';
 import type { Manifest } from './manifests.js';
 import { command, inNamespace, type Step } from '../lib/shell.js';
 
-/** What what-if -f reads of the cluster's lists (the objects it changes are read whole, each by its own GET): the
- *  kinds CRDs add, how each owner applies and prunes, and the live values a refusal is judged by. */
+/** What what-if -f reads of the cluster: how each owner applies and prunes, the kinds CRDs add, and of the objects it
+ *  changes, when it judges from a snapshot (live, each is read whole by its own GET), what each kind's update rule
+ *  compares (src/resources.ts CHANGE_FIELDS: digests where a rule only compares values). */
 export const CHANGE_READS = [
-  { ...R.crds, fields: ['spec.group', 'spec.names', 'spec.scope', 'spec.versions[].name', 'spec.versions[].storage'] },
   { ...R.argoApplications, fields: ['spec.syncPolicy.retry', 'spec.syncPolicy.syncOptions'] },
   { ...R.fluxKustomizations, fields: ['spec.prune', 'status.inventory.entries[].id'] },
   { ...R.fluxHelmReleases, fields: ['spec.upgrade.remediation.retries'] },
-  { ...CONFIGMAPS, fields: ['immutable', 'binaryData'] },
-  { ...R.persistentvolumeclaims, fields: ['spec.accessModes', 'spec.resources.requests.storage', 'status.capacity'] },
-  { ...R.services, fields: ['spec.ipFamilies', 'spec.ipFamilyPolicy'] },
-  { ...R.statefulsets, fields: ['spec.serviceName', 'spec.selector', 'spec.volumeClaimTemplates'] },
-  {
-    ...R.persistentvolumes,
-    // which volume source it is (each can never change): the in-tree ones, with their secrets' names, never a secret
-    fields: PV_SOURCES.map((s) => `spec.${s}`),
-  },
-  { ...R.storageclasses, fields: ['allowVolumeExpansion'] },
+  // whether it is immutable, and then its values' digests
+  { ...CONFIGMAPS, fields: ['immutable', 'data', 'binaryData'] },
+  ...Object.entries(CHANGE_FIELDS).map(([k, fields]) => ({ ...R[k as keyof typeof CHANGE_FIELDS], fields })),
 ];
 
 /** Where a prediction points in the manifests. */
@@ -49,24 +47,70 @@ export interface ChangePrediction extends Prediction {
   apiError?: string;
 }
 
-/** Each object of the manifests, and what applying it would do. */
+/** Each object of the manifests, and what applying it would do (one line each, as `kubectl apply` prints). */
 export interface ObjectOutcome {
   ref: ObjectRef;
   location: Place;
-  /** create: not there now; update: there, changed or not; refused: the API server would refuse it; not judged: see why. */
-  state: 'create' | 'update' | 'refused' | 'not judged';
+  /** create: not there now; update: there, and fields change; unchanged: there, nothing changes; refused: the API
+   *  server would refuse it; not judged: see why. */
+  state: 'create' | 'update' | 'unchanged' | 'refused' | 'not judged';
   why?: string;
+  /** update: the fields that change; refused: the fields the API server names. */
+  fields?: string[];
+  /** How it would be applied (the owner's way when it is known, else --apply-mode). */
+  mode?: ApplyMode;
 }
 
 export interface ChangeResult {
   objects: ObjectOutcome[];
   predictions: ChangePrediction[];
   notJudged: Unjudged[];
+  /** What the object received rests on that could not be read (a last apply, Helm's release), once each with a count. */
+  notes: string[];
 }
 
 export interface ChangeOptions {
   /** The namespace a manifest without one goes to (the kubeconfig context's, or default). */
   defaultNamespace: string;
+  /** How the manifests are applied when no owner of the object says (--apply-mode; default client-side, as kubectl apply). */
+  applyMode?: ApplyMode;
+  /** The difference test's harness applies every change itself (a PUT): its way, whoever owns the object. */
+  applyModeWins?: boolean;
+}
+
+/** How an object's owner applies it (Argo CD: its sync options; Flux: server-side; K3s: wrangler; Helm), and the field
+ *  manager it applies as; undefined when it has no owner that applies it. */
+function ownerMode(owner: ObjectOwner | undefined, live: KObject): { mode: ApplyMode; manager?: string } | undefined {
+  if (!owner) return undefined;
+  switch (owner.tool) {
+    case 'argocd': {
+      const opts = [
+        ...((owner.object?.spec?.syncPolicy?.syncOptions ?? []) as string[]),
+        ...String(live.metadata.annotations?.['argocd.argoproj.io/sync-options'] ?? '').split(','),
+      ].map((x) => String(x).trim());
+      if (opts.includes('Replace=true')) return { mode: 'replace' };
+      if (opts.includes('ServerSideApply=true')) return { mode: 'server-side', manager: 'argocd-controller' };
+      return { mode: 'client-side' };
+    }
+    case 'flux-kustomization':
+      return { mode: 'server-side', manager: 'kustomize-controller' };
+    case 'flux-helmrelease':
+    case 'k3s-helmchart':
+    case 'helm':
+      return { mode: 'helm' };
+    case 'k3s-addon':
+      return { mode: 'wrangler' };
+    default:
+      return undefined;
+  }
+}
+
+/** The IP families the cluster gives its Services, from the Services visible (the kubernetes Service first). */
+function serviceFamilies(snap: Snapshot): string[] | undefined {
+  if (snap.gap(R.services)) return undefined;
+  const fams = new Set<string>();
+  for (const s of snap.of(R.services)) for (const f of (s.spec?.ipFamilies ?? []) as string[]) fams.add(f);
+  return fams.size ? [...fams].sort() : undefined;
 }
 
 /** The type of a kind: served, its resource and scope; undefined when not known. */
@@ -91,21 +135,31 @@ function typeOf(snap: Snapshot, group: string, kind: string): ResourceType | und
 function served(snap: Snapshot, group: string, kind: string): boolean | undefined {
   if (snap.served) return snap.served.types.has(gkKey(group, kind)) ? true : snap.served.complete ? false : undefined;
   if (snap.absent({ group, kind })) return false;
+  // a built-in kind the update rules judge: served by every release they cover
+  if (hasRule(group, kind)) return true;
   if (Object.values(R).some((t) => t.group === group && t.kind === kind) && !group.includes('.')) return true;
   if (snap.kinds().includes(gkKey(group, kind))) return true;
   if (!snap.gap(R.crds) && group.includes('.')) return snap.of(R.crds).some((c) => c.spec?.group === group && c.spec?.names?.kind === kind);
   return undefined;
 }
 
+/** A snapshot's copy listed metadata-only: nothing of it but its metadata is visible. */
+const METADATA_ONLY = fieldTree(['metadata']);
+
+const namedKey = (r: NamedRef): string => `${gkKey(r.group, r.kind)}\u0000${r.namespace ?? ''}\u0000${r.name}`;
+
 /** The live copy of a named object: read whole (live), or as the snapshot keeps it. */
 function liveOf(snap: Snapshot, r: NamedRef, t: ResourceType | undefined): NamedResult {
-  const key = `${gkKey(r.group, r.kind)}\u0000${r.namespace ?? ''}\u0000${r.name}`;
+  const key = namedKey(r);
   const got = snap.named.get(key);
   if (got) return got;
   if (r.group === '' && r.kind === 'Secret') return { unseen: 'Secrets are never read' };
   const gap = snap.gap({ group: r.group, kind: r.kind, resource: t?.resource ?? `${r.kind.toLowerCase()}s` });
   const o = snap.list(r.group, r.kind).find((x) => x.metadata.name === r.name && (x.metadata.namespace ?? undefined) === r.namespace);
   if (o) return { object: o };
+  // a snapshot keeps only warning events (and a few controllers'): one not there may well exist
+  if (r.kind === 'Event' && (r.group === '' || r.group === 'events.k8s.io') && !gap)
+    return { unseen: 'the snapshot keeps only warning events: whether this one exists is not known' };
   if (gap) return { unseen: gap.reason };
   return { absent: true };
 }
@@ -194,9 +248,11 @@ function matches(
 /** The prediction for a manifest set. */
 export function predictChange(manifests: Manifest[], snap: Snapshot, now: Date, opts: ChangeOptions): ChangeResult {
   const minor = minorOf(snap);
+  const families = serviceFamilies(snap);
   const storageClass = (name: string): KObject | null | undefined =>
     snap.gap(R.storageclasses) ? undefined : (snap.of(R.storageclasses).find((s) => s.metadata.name === name) ?? null);
   const objects: ObjectOutcome[] = [];
+  const applyNotes = new Map<string, number>();
   const predictions: ChangePrediction[] = [];
   const notJudged: Unjudged[] = [];
   const unjudged = (contract: Prediction['contract'], what: string, lost: string): void => {
@@ -346,18 +402,41 @@ export function predictChange(manifests: Manifest[], snap: Snapshot, now: Date, 
     const cur = live.object;
     const owner = ownerOf(cur, snap);
     if (owner?.inventory) owners.set(owner.key, owner);
-    const c = compare(m.object, cur, { minor, storageClass });
+    const how = (opts.applyModeWins ? undefined : ownerMode(owner, cur)) ?? { mode: opts.applyMode ?? 'client-side' };
+    // read whole by its own GET, or a snapshot's copy: what its type's door keeps (src/resources.ts CHANGE_FIELDS)
+    const door = snap.named.has(namedKey(ref)) ? undefined : keptTree(ref.group, ref.kind);
+    const rec = receive(m.object, cur, how.mode, how.manager, door);
+    for (const n of rec.notes) applyNotes.set(n, (applyNotes.get(n) ?? 0) + 1);
+    // a copy listed metadata-only holds nothing else
+    const metadataOnly = Object.keys(cur).every((k) => k === 'apiVersion' || k === 'kind' || k === 'metadata');
+    const kept = door && metadataOnly ? METADATA_ONLY : door;
+    // the live copy with the server's defaults (a snapshot written by hand, or from an older server, may lack some)
+    const c = judgeUpdate(withDefaults(cur), rec.object, { minor, storageClass, serviceFamilies: families, kept });
+    if (c.noRule) {
+      unjudged('loops', `${refText(objRef)}: ${c.noRule}`, 'whether the API server would accept the change');
+      objects.push({ ref: objRef, location, state: 'not judged', why: c.noRule, mode: how.mode });
+      continue;
+    }
     for (const u of c.unseen) unjudged('loops', `${refText(objRef)}: ${u.why}`, 'whether the API server would accept that field');
     if (!c.refusals.length) {
+      const written = c.changed.filter((f) => f !== 'metadata.resourceVersion');
       objects.push({
         ref: objRef,
         location,
-        state: c.unseen.length ? 'not judged' : 'update',
-        ...(c.unseen.length ? { why: c.unseen[0]!.why } : {}),
+        state: c.unseen.length ? 'not judged' : written.length ? 'update' : 'unchanged',
+        ...(c.unseen.length ? { why: c.unseen[0]!.why } : written.length ? { fields: written } : {}),
+        mode: how.mode,
       });
       continue;
     }
-    objects.push({ ref: objRef, location, state: 'refused', why: c.refusals.map((r) => r.field).join(', ') });
+    objects.push({
+      ref: objRef,
+      location,
+      state: 'refused',
+      why: c.refusals.map((r) => r.field).join(', '),
+      fields: c.refusals.map((r) => r.field),
+      mode: how.mode,
+    });
     const apiError = apiMessage(ref, c.refusals);
     const resize = c.refusals.every((r) => r.status === 403);
     const first = c.refusals[0]!;
@@ -383,7 +462,7 @@ export function predictChange(manifests: Manifest[], snap: Snapshot, now: Date, 
       why: resize
         ? 'A volume grows only through its StorageClass: the resize admission plugin refuses a claim whose class does not allow expansion.'
         : `Some fields can never change once the object exists: the API server refuses every attempt${loop.forever ? ', and the reconcile loop that owns the object retries without end' : ''}.`,
-      fix: fixFor(ref, first, resize, owner, loop.forever),
+      fix: fixFor(ref, first, resize, owner, loop.forever, volumeOf(snap, ref, cur)),
     });
   }
   // owners whose render no longer holds what they track
@@ -412,10 +491,36 @@ export function predictChange(manifests: Manifest[], snap: Snapshot, now: Date, 
         : ['if they should go: delete them after the sync (kubectl arch orphans lists them then), or enable pruning'],
     });
   }
-  return { objects, predictions, notJudged };
+  const notes = [...applyNotes].map(([n, count]) => `${n} (${count} object${count === 1 ? '' : 's'})`);
+  return { objects, predictions, notJudged, notes };
 }
 
-function fixFor(ref: NamedRef, r: Refusal, resize: boolean, owner: ObjectOwner | undefined, forever: boolean): Step[] {
+/** The volume behind a claim (or the volume itself), and its reclaim policy, when visible: what deleting it costs. */
+function volumeOf(snap: Snapshot, ref: NamedRef, live: KObject): { name: string; reclaim?: string } | undefined {
+  if (ref.kind === 'PersistentVolume') return { name: ref.name, reclaim: live.spec?.persistentVolumeReclaimPolicy };
+  if (ref.kind !== 'PersistentVolumeClaim' || !live.spec?.volumeName) return undefined;
+  const pv = snap.of(R.persistentvolumes).find((v) => v.metadata.name === live.spec.volumeName);
+  return { name: String(live.spec.volumeName), reclaim: pv?.spec?.persistentVolumeReclaimPolicy };
+}
+
+/** A claim or a volume holds data: the way to change what cannot change is a migration, never a delete and re-apply. */
+function migration(ref: NamedRef, volume: { name: string; reclaim?: string } | undefined): string {
+  const policy = volume
+    ? `; PersistentVolume ${volume.name}'s reclaim policy is ${volume.reclaim ?? 'not visible'}${volume.reclaim === 'Delete' ? ' (deleting the claim deletes the data)' : ''}`
+    : '';
+  return ref.kind === 'PersistentVolume'
+    ? `if the change is wanted, migrate (keeps the data): a new PersistentVolume with the new source and a claim bound to it, the data copied, the workload switched to the new claim${policy}`
+    : `if the change is wanted, migrate (keeps the data): a new claim of another name with the new spec, the data copied (a Job mounting both), the workload switched to it, the old claim deleted last${policy}`;
+}
+
+function fixFor(
+  ref: NamedRef,
+  r: Refusal,
+  resize: boolean,
+  owner: ObjectOwner | undefined,
+  forever: boolean,
+  volume?: { name: string; reclaim?: string },
+): Step[] {
   const del = (...rest: string[]): string[] => [
     'kubectl',
     ...inNamespace(ref.namespace),
@@ -427,6 +532,7 @@ function fixFor(ref: NamedRef, r: Refusal, resize: boolean, owner: ObjectOwner |
   if (resize)
     return [
       `use a StorageClass with allowVolumeExpansion: true for a volume that must grow (a new claim, data copied), or keep the size — only an administrator can set allowVolumeExpansion on the class`,
+      ...(volume ? [migration(ref, volume)] : []),
     ];
   const keep = `keep ${r.path ?? r.field} as it is live (${r.live ?? 'the live value'}) in the manifests`;
   const recreate =
@@ -445,10 +551,12 @@ function fixFor(ref: NamedRef, r: Refusal, resize: boolean, owner: ObjectOwner |
               say: 'only if the new address is really wanted (cost: the Service is down until recreated, and clients holding the old address break)',
               note: 'then apply',
             })
-          : command(del(), {
-              say: `only if the change is really wanted (cost: everything it runs stops until recreated${ref.kind === 'PersistentVolumeClaim' || ref.kind === 'PersistentVolume' ? ', and the data goes with the volume unless its reclaim policy is Retain' : ''})`,
-              note: 'then apply',
-            });
+          : ref.kind === 'PersistentVolumeClaim' || ref.kind === 'PersistentVolume'
+            ? migration(ref, volume)
+            : command(del(), {
+                say: 'only if the change is really wanted (cost: everything it runs stops until recreated)',
+                note: 'then apply',
+              });
   return [
     keep,
     recreate,

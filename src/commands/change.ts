@@ -16,12 +16,14 @@ import { acquire, runDeadline, type GlobalArgs, type stdoutStyle } from './commo
 import { baselineFor, markAgainst, readReport, sameCommand, whatIfQuestion } from './baseline.js';
 import { MAX_MANIFEST_BYTES, parseManifests, readManifests } from '../change/manifests.js';
 import { predictChange, writtenRefs } from '../change/predict.js';
+import type { ApplyMode } from '../change/apply.js';
 import { parseServerConfig, predictServerConfig, readServerConfig } from '../change/k3s-config.js';
 
 export interface ChangeArgs extends GlobalArgs {
   filename?: string | string[];
   'k3s-config'?: string;
   'rke2-config'?: string;
+  'apply-mode'?: string;
   /** The MCP server's: manifests and a config.yaml given as text, not files. */
   manifestsText?: string;
   k3sConfigText?: string;
@@ -107,7 +109,7 @@ export async function changeReport(args: ChangeArgs): Promise<{
     named: args.snapshot ? undefined : { refs: writtenRefs(manifests), defaultNamespace },
   });
   const now = evidenceTime(snap);
-  const r = predictChange(manifests, snap, now, { defaultNamespace });
+  const r = predictChange(manifests, snap, now, { defaultNamespace, applyMode: args['apply-mode'] as ApplyMode | undefined });
   const cfg = config ? predictServerConfig(config, snap, program) : undefined;
   if (cfg) {
     r.predictions.unshift(...cfg.predictions);
@@ -125,7 +127,7 @@ export async function changeReport(args: ChangeArgs): Promise<{
     : verdict;
   const exitCode = gate.state === 'not safe' ? EXIT.FINDINGS : gate.state === 'not judged' ? EXIT.UNREACHABLE : EXIT.OK;
   const fp = fingerprint(snap);
-  const counts = { create: 0, update: 0, refused: 0, 'not judged': 0 };
+  const counts = { create: 0, update: 0, unchanged: 0, refused: 0, 'not judged': 0 };
   for (const o of r.objects) counts[o.state]++;
   const structured = {
     apiVersion: REPORT_API_VERSION,
@@ -145,7 +147,10 @@ export async function changeReport(args: ChangeArgs): Promise<{
     predictions: r.predictions,
     oneAtATime: null,
     notJudged: r.notJudged,
-    notes: ['fields a manifest leaves out are not compared: apply leaves them as they are (or removes them only where it set them before)'],
+    notes: [
+      `each object is judged as its owner applies it (Argo CD: its sync options; Flux: server-side; K3s: wrangler; Helm), else as ${args['apply-mode'] ?? 'client-side'} apply${args['apply-mode'] ? '' : ' (kubectl apply; --apply-mode says otherwise)'}, against the update validation of ${/^v?1\.\d+/.test(fp.serverVersion ?? '') ? fp.serverVersion : 'the newest release it knows (v1.36: the server version is not known)'}`,
+      ...r.notes,
+    ],
     verdict: { ...verdict, exitCode },
     ...(baseline ? { baseline } : {}),
   };

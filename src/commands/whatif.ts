@@ -178,6 +178,8 @@ export async function whatif(args: WhatIfArgs & ChangeArgs & UpgradeArgs): Promi
       'one prediction at a time: kubectl arch what-if -f FILE, or kubectl arch what-if NODE',
     );
   if (change && args.remove) throw new InputError('--remove is for nodes, not for -f/--k3s-config');
+  if (args['apply-mode'] !== undefined && args.filename === undefined)
+    throw new InputError('--apply-mode is for -f: how the manifests would be applied');
   if (change && args.output === 'html')
     throw new InputError('-o html draws nodes on the map; for -f use -o table, json, yaml, sarif or junit');
   if (args['sarif-all'] && args.output !== 'sarif')

@@ -17,6 +17,7 @@ export interface ChangeDoc {
       objects: number;
       create: number;
       update: number;
+      unchanged?: number;
       refused: number;
       'not judged': number;
       config?: { program: string; file: string; settings: Array<{ key: string; now?: string; new?: string; changed: boolean }> };
@@ -27,6 +28,8 @@ export interface ChangeDoc {
     location: { file: string; line: number };
     state: string;
     why?: string;
+    fields?: string[];
+    mode?: string;
   }>;
   predictions: Array<Pred & { location?: { file: string; line: number }; apiError?: string }>;
   notJudged: Array<{ contract: string; what: string; by: string; lost?: string }>;
@@ -51,6 +54,7 @@ export function renderChange(doc0: ChangeDoc, s: Style): string {
   const parts = [
     `${c.create} to create`,
     `${c.update} to update`,
+    ...(c.unchanged ? [`${c.unchanged} unchanged`] : []),
     `${c.refused} refused`,
     ...(c['not judged'] ? [`${c['not judged']} not judged`] : []),
   ];
@@ -80,6 +84,13 @@ export function renderChange(doc0: ChangeDoc, s: Style): string {
       : []),
     '',
   ];
+  if (doc.objects.length) {
+    // one line per object, as `kubectl apply` prints them
+    const modes = [...new Set(doc.objects.map((o) => o.mode).filter(Boolean))];
+    out.push(hang('', s.bold(`OBJECTS — each as the API server would answer${modes.length ? ` (${modes.join(', ')} apply)` : ''}`), w));
+    for (const o of doc.objects) out.push(hang('  ', objectLine(o), w));
+    out.push('');
+  }
   for (const [contract, title] of SECTIONS) {
     const ps = doc.predictions.filter((p) => p.contract === contract);
     const blind = doc.notJudged.filter((n) => n.contract === contract);
@@ -95,6 +106,28 @@ export function renderChange(doc0: ChangeDoc, s: Style): string {
   const v = verdictLine(doc);
   out.push(hang('', v.tone === 'ok' ? s.green(v.text) : v.tone === 'error' ? s.sev('error', v.text) : v.text, w));
   return `${out.join('\n')}\n${doc.baseline ? baselineText(doc.baseline, s) : ''}`;
+}
+
+const WORDS: Record<string, string> = {
+  create: 'created',
+  update: 'configured',
+  unchanged: 'unchanged',
+  refused: 'REFUSED',
+  'not judged': 'not judged',
+};
+
+/** "Deployment shop/web configured: spec.replicas — web.yaml:3" */
+function objectLine(o: ChangeDoc['objects'][number]): string {
+  const name = `${o.ref.kind} ${o.ref.namespace ? `${o.ref.namespace}/` : ''}${o.ref.name}`;
+  const detail =
+    o.state === 'update' && o.fields?.length
+      ? `: ${o.fields.slice(0, 6).join(', ')}${o.fields.length > 6 ? ` and ${o.fields.length - 6} more` : ''}`
+      : o.state === 'refused'
+        ? `: ${o.fields?.length ? o.fields.join(', ') : (o.why ?? '')}${o.why && o.fields?.length ? '' : ''}`
+        : o.state === 'not judged' && o.why
+          ? `: ${o.why}`
+          : '';
+  return `${name} ${WORDS[o.state] ?? o.state}${detail} — ${o.location.file}:${o.location.line}`;
 }
 
 function verdictLine(doc: ChangeDoc): { text: string; tone: 'ok' | 'error' | 'plain' } {

@@ -147,3 +147,15 @@ export function covered(read: string, declared: FieldTree): boolean {
   };
   return walk(declared, 0);
 }
+
+/** Whether a value at this path (keys, and numbers for list elements) is kept whole by the tree: what-if -f reads a
+ *  difference outside it, where a snapshot's copy holds nothing, as not visible rather than as a change. */
+export function keeps(t: FieldTree, path: ReadonlyArray<string | number>): boolean {
+  let at: FieldTree | undefined = t;
+  for (const k of path) {
+    if (!at || at.all) break;
+    const seg = typeof k === 'number' ? '[]' : k;
+    at = at.children.get(seg) ?? at.patterns.find((p) => p.match.test(seg))?.tree;
+  }
+  return Boolean(at?.all);
+}

@@ -13,7 +13,8 @@
 import { gkKey, groupOf, type KObject, type Need } from '../model.js';
 import { ANY_TYPE_FIELDS, CONFIGMAPS, METADATA_FIELDS, R } from '../resources.js';
 import { fieldTree, keepFields, type FieldTree } from './fields.js';
-import { MASK, redactArgsText, redactText, secretKey } from './redact.js';
+import { digestOf, isDigest } from './digest.js';
+import { MASK, redactArgs, redactArgsText, redactText, secretKey } from './redact.js';
 import { writtenThrough } from '../lib/removed-apis.js';
 
 interface Door {
@@ -35,6 +36,9 @@ export function keptFields(group: string, kind: string): { own: readonly string[
   return { own: n?.fields ?? [], metadata: METADATA_FIELDS };
 }
 
+/** What a snapshot keeps of a type (its door's tree): what-if -f reads a snapshot's copy of an object by it. */
+export const keptTree = (group: string, kind: string): FieldTree => (DOORS.get(gkKey(group, kind)) ?? ANY).tree;
+
 /** Metadata that names things: never redacted (a name is not a credential, and a changed name would be another object). */
 const IDENTITY = new Set([
   'name',
@@ -51,31 +55,65 @@ const IDENTITY = new Set([
 /** Annotations that hold an argument list (K3s and RKE2 servers' flags, as JSON). */
 const ARGS_ANNOTATION = /(^|\.)(k3s|rke2)\.io\/node-args$/;
 
-/** A kept value with its strings redacted, and a string under a key that names a credential masked whole. */
-function redactValue(v: unknown, key = ''): unknown {
-  if (typeof v === 'string') return key && secretKey(key) && v !== '' ? MASK : redactText(v);
-  if (Array.isArray(v)) return v.map((x) => redactValue(x, key));
+/** A kept string redacted; with `digests` (what-if -f's copy of a live object, compared and never saved), a string
+ *  the redactor would change becomes the salted digest of the whole of it instead (src/snapshot/digest.ts). */
+function redactString(v: string, key: string, digests: boolean): string {
+  if (isDigest(v)) return v;
+  const r = key && secretKey(key) && v !== '' ? MASK : redactText(v);
+  return digests && r !== v ? digestOf(v) : r;
+}
+
+/** A kept value with its strings redacted, and a string under a key that names a credential masked whole; an argument
+ *  list (`args`, `command`) by its flags (redactArgs: the value after `--password` too). `digests`: see redactString;
+ *  env values are digests then, whatever they hold. */
+function redactValue(v: unknown, key = '', digests = false): unknown {
+  if (typeof v === 'string') return redactString(v, key, digests);
+  if (Array.isArray(v)) {
+    if ((key === 'args' || key === 'command') && v.every((x) => typeof x === 'string')) {
+      const masked = redactArgs(v);
+      return v.map((x: string, i) =>
+        isDigest(x) ? x : masked[i] === x ? redactString(x, '', digests) : digests ? digestOf(x) : masked[i],
+      );
+    }
+    if (key === 'env' && digests)
+      return v.map((e) =>
+        e && typeof e === 'object' && 'value' in e
+          ? {
+              ...(e as object),
+              value: isDigest((e as { value: unknown }).value)
+                ? (e as { value: unknown }).value
+                : digestOf((e as { value: unknown }).value),
+            }
+          : redactValue(e, '', digests),
+      );
+    return v.map((x) => redactValue(x, key, digests));
+  }
   if (v && typeof v === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[k] = redactValue(x, k);
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[k] = redactValue(x, k, digests);
     return out;
   }
   return v;
 }
 
-/** An object's kept strings through the redactor, identity left as it is. */
-export function redactObject(o: KObject): KObject {
+/** An object's kept strings through the redactor, identity left as it is (`digests`: see redactString). */
+export function redactObject(o: KObject, digests = false): KObject {
   const out: KObject = { ...o, metadata: { ...o.metadata } };
-  for (const [k, v] of Object.entries(o)) if (k !== 'apiVersion' && k !== 'kind' && k !== 'metadata') out[k] = redactValue(v, k);
+  for (const [k, v] of Object.entries(o)) if (k !== 'apiVersion' && k !== 'kind' && k !== 'metadata') out[k] = redactValue(v, k, digests);
   const md = out.metadata as unknown as Record<string, unknown>;
   for (const [k, v] of Object.entries(o.metadata)) {
     if (IDENTITY.has(k)) continue;
     if (k === 'annotations' && v && typeof v === 'object') {
       const a: Record<string, unknown> = {};
       for (const [ak, av] of Object.entries(v as Record<string, unknown>))
-        a[ak] = typeof av === 'string' && ARGS_ANNOTATION.test(ak) ? redactArgsText(av) : redactValue(av, ak);
+        a[ak] =
+          typeof av === 'string' && ak === LAST_APPLIED && digests
+            ? (skeletonOf(av) ?? digestOf(av))
+            : typeof av === 'string' && ARGS_ANNOTATION.test(ak)
+              ? redactArgsText(av)
+              : redactValue(av, ak, digests);
       md[k] = a;
-    } else md[k] = redactValue(v, k);
+    } else md[k] = redactValue(v, k, digests);
   }
   return out;
 }
@@ -108,22 +146,53 @@ export function ingest(o: KObject, doors: Doors = DOORS): KObject {
   return redactObject(keepFields(writtenThrough(door.narrow ? door.narrow(o) : o), door.tree));
 }
 
-/** An object read whole for what-if -f (compared field by field with a manifest; never saved in a snapshot): every
- *  string through the redactor, and what is never read anywhere dropped — a Secret's data, managedFields, the
- *  last-applied copy of the whole object. */
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+
+/** A JSON document with every string in it (keys kept) a digest; undefined when it is not JSON. */
+export function skeletonOf(json: string): string | undefined {
+  let v: unknown;
+  try {
+    v = JSON.parse(json);
+  } catch {
+    return undefined;
+  }
+  const walk = (x: unknown): unknown =>
+    typeof x === 'string'
+      ? isDigest(x)
+        ? x
+        : digestOf(x)
+      : Array.isArray(x)
+        ? x.map(walk)
+        : x && typeof x === 'object'
+          ? Object.fromEntries(Object.entries(x as Record<string, unknown>).map(([k, y]) => [k, walk(y)]))
+          : x;
+  return JSON.stringify(walk(v));
+}
+
+/** An object read whole for what-if -f by its own GET (compared with a manifest field by field; never saved in a
+ *  snapshot): a Secret's data dropped; every string the redactor would change, and every env value, as a salted
+ *  digest (whether it changed is known, what it holds is not); the last apply's copy as a skeleton of digests (a
+ *  three-way apply removes what it wrote before); of managedFields, the appliers' field sets (server-side apply
+ *  removes what a manager applied before and applies no more). */
 export function scrubWhole(o: KObject): KObject {
   const md = { ...o.metadata } as KObject['metadata'] & { managedFields?: unknown };
-  delete md.managedFields;
-  if (md.annotations) {
-    md.annotations = { ...md.annotations };
-    delete md.annotations['kubectl.kubernetes.io/last-applied-configuration'];
-  }
+  if (Array.isArray(md.managedFields))
+    md.managedFields = (md.managedFields as Array<Record<string, unknown>>)
+      .filter((m) => m?.operation === 'Apply')
+      .map((m) => ({
+        manager: m.manager,
+        operation: m.operation,
+        apiVersion: m.apiVersion,
+        fieldsType: m.fieldsType,
+        fieldsV1: m.fieldsV1,
+      }));
+  else delete md.managedFields;
   const copy: KObject = { ...o, metadata: md };
   if (o.kind === 'Secret' && groupOf(o.apiVersion) === '') {
     delete copy.data;
     delete copy.stringData;
   }
-  return redactObject(copy);
+  return redactObject(copy, true);
 }
 
 export { MASK };
