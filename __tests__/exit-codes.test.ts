@@ -114,7 +114,7 @@ const CASES: Record<string, Case[]> = {
     ['nothing refused', change('tn-replicas-scaled-documented'), 0],
     ['refused', change('deploy-selector-helm-immich-controller-label'), 1],
     ['a file that does not exist', async () => ['what-if', '-f', join(dir, 'absent.yaml'), '--snapshot', EXAMPLE], 2],
-    ['not judged', change('job-template-flux-diff-force-true'), 3],
+    ['not judged', change('secret-immutable-argocd-redpanda-bootstrap-user'), 3],
   ],
   snapshot: [
     ['written', example('snapshot'), 0],
