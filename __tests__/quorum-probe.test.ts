@@ -1,12 +1,15 @@
 // The direct probe against a real etcd cluster (Debian's etcd-server, or one built from its Go module
 // when the package is missing), started on loopback ports.
-import { afterEach, beforeAll, describe, expect, test } from '@jest/globals';
+import { afterEach, beforeAll, describe, expect, jest, test } from '@jest/globals';
 import { existsSync } from 'node:fs';
 import { probeEtcd } from '../src/etcd/probe.js';
 import { arch } from './helpers/run.js';
 import { startEtcd, type EtcdCluster } from './helpers/etcd.js';
 import { memberAnswers, startFakeEtcd, type FakeEtcd, type Rpc } from './helpers/fakeEtcd.js';
 import { etcdBinary } from '../e2e/lib/etcd-bin.mjs';
+
+// a cluster start may be tried again on new ports (helpers/etcd.ts): room for three starts on a loaded machine
+jest.setTimeout(240_000);
 
 let ETCD = '';
 // on a machine without Debian's etcd-server this builds one from the Go module proxy (about a minute, cached)

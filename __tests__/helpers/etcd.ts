@@ -93,7 +93,22 @@ function killPid(p: ChildProcess | null): Promise<void> {
   });
 }
 
+/** A cluster of n members. A port freePort() found free can be taken by another process (a parallel test) before
+ *  etcd binds it: the member then exits at once and the cluster never elects a leader. Such a start is tried again
+ *  on new ports (three times); a member still running that elects no leader is an error at once. */
 export async function startEtcd(n: number): Promise<EtcdCluster> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startEtcdOnce(n);
+    } catch (e) {
+      if (!(e instanceof MemberExited) || attempt >= 3) throw e;
+    }
+  }
+}
+
+class MemberExited extends Error {}
+
+async function startEtcdOnce(n: number): Promise<EtcdCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'kubectl-arch-etcd-'));
   const token = `kubectl-arch-test-${process.pid}-${Date.now()}`;
   const members: EtcdMemberProc[] = [];
@@ -107,6 +122,7 @@ export async function startEtcd(n: number): Promise<EtcdCluster> {
     });
   }
   const initial = members.map((m) => `${m.name}=${m.peerURL}`).join(',');
+  const exited: string[] = [];
   for (const m of members) {
     const p = spawn(
       etcdBinary(),
@@ -134,8 +150,15 @@ export async function startEtcd(n: number): Promise<EtcdCluster> {
         '--election-timeout',
         '500',
       ],
-      { stdio: 'ignore' },
+      { stdio: ['ignore', 'ignore', 'pipe'] },
     );
+    let err = '';
+    p.stderr?.on('data', (d) => {
+      err = (err + d).slice(-2000);
+    });
+    p.once('exit', (code) => {
+      exited.push(`${m.name} exited (${code}): ${err.trim().split('\n').slice(-3).join(' | ')}`);
+    });
     m.proc = p;
     m.pid = p.pid;
   }
@@ -151,10 +174,13 @@ export async function startEtcd(n: number): Promise<EtcdCluster> {
     },
   };
   try {
-    await Promise.all(members.map((m) => waitReady(m.clientURL, 20_000)));
-    await Promise.all(members.map((m) => waitFormed(m.clientURL, n, 20_000)));
+    await Promise.all(members.map((m) => waitReady(m.clientURL, 45_000)));
+    await Promise.all(members.map((m) => waitFormed(m.clientURL, n, 45_000)));
   } catch (e) {
+    // which members had exited by themselves, before close() stops the others
+    const gone = [...exited];
     await cluster.close();
+    if (gone.length) throw new MemberExited(`${(e as Error).message}: ${gone.join('; ')}`);
     throw e;
   }
   return cluster;
