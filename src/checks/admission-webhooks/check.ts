@@ -13,6 +13,21 @@ import { defineCheck, finding, type CheckContext, type Draft } from '../types.js
 import { certNotAfter } from '../../lib/der.js';
 import { command, inNamespace } from '../../lib/shell.js';
 
+/** What this check reads of a webhook configuration, validating or mutating alike. */
+const READS = [
+  'webhooks[].clientConfig.caBundle',
+  'webhooks[].clientConfig.service.name',
+  'webhooks[].clientConfig.service.namespace',
+  'webhooks[].clientConfig.url',
+  'webhooks[].failurePolicy',
+  'webhooks[].name',
+  'webhooks[].namespaceSelector',
+  'webhooks[].objectSelector',
+  'webhooks[].rules[].apiGroups',
+  'webhooks[].rules[].operations',
+  'webhooks[].rules[].resources',
+];
+
 const CODES = {
   'ARCH-WH01':
     'a fail-closed admission webhook has no ready backend: matching requests are rejected (critical when it matches kube-system)',
@@ -316,37 +331,13 @@ export const admissionWebhooks = defineCheck({
   needs: [
     {
       ...R.validatingWebhooks,
-      fields: [
-        'webhooks[].clientConfig.caBundle',
-        'webhooks[].clientConfig.service.name',
-        'webhooks[].clientConfig.service.namespace',
-        'webhooks[].clientConfig.url',
-        'webhooks[].failurePolicy',
-        'webhooks[].name',
-        'webhooks[].namespaceSelector',
-        'webhooks[].objectSelector',
-        'webhooks[].rules[].apiGroups',
-        'webhooks[].rules[].operations',
-        'webhooks[].rules[].resources',
-      ],
+      fields: READS,
       role: 'subject',
       lost: 'validating webhooks are not judged (the mutating ones still are)',
     },
     {
       ...R.mutatingWebhooks,
-      fields: [
-        'webhooks[].clientConfig.caBundle',
-        'webhooks[].clientConfig.service.name',
-        'webhooks[].clientConfig.service.namespace',
-        'webhooks[].clientConfig.url',
-        'webhooks[].failurePolicy',
-        'webhooks[].name',
-        'webhooks[].namespaceSelector',
-        'webhooks[].objectSelector',
-        'webhooks[].rules[].apiGroups',
-        'webhooks[].rules[].operations',
-        'webhooks[].rules[].resources',
-      ],
+      fields: READS,
       role: 'subject',
       lost: 'mutating webhooks are not judged (the validating ones still are)',
     },
