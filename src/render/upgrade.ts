@@ -6,7 +6,7 @@ import { termSafeDeep } from '../lib/safe.js';
 import type { BaselineResult, ReportSource, Severity } from '../model.js';
 import { baselineText } from './baseline.js';
 import type { Style } from './style.js';
-import { groupMany, notJudgedLines, predictionLines, restLine, type Pred } from './whatif.js';
+import { contractLines, type Pred } from './whatif.js';
 import { hang } from '../lib/wrap.js';
 
 export interface UpgradeDoc {
@@ -85,22 +85,7 @@ export function renderUpgrade(doc0: UpgradeDoc, s: Style): string {
   if (unused)
     out.push(hang('  ', s.dim(`${used.length ? 'and ' : ''}${unused} removed version${unused === 1 ? '' : 's'} nothing visible uses`), w));
   out.push('');
-  for (const [c, title] of SECTIONS) {
-    const ps = doc.predictions.filter((p) => p.contract === c);
-    const blind = doc.notJudged.filter((n) => n.contract === c);
-    if (!ps.length && !blind.length && c === 'workloads') continue;
-    out.push(hang('', s.bold(title), w));
-    if (!ps.length) out.push(`  ${s.dim(blind.length ? 'nothing predicted in what was visible' : 'nothing predicted')}`);
-    for (const l of notJudgedLines(blind)) out.push(hang(`  ${s.dim('not judged:')} `, l, w));
-    const { full, tails } = groupMany(ps);
-    for (const p of full) out.push(...predictionLines(p, s));
-    for (const t of tails) out.push(hang(`  - ${s.sev(t.severity, LABEL[t.severity])} ${t.code}  `, restLine(t.rest), w));
-    out.push('');
-  }
-  const said = new Set(doc.notJudged.map((n) => `${n.what}: not judged by ${n.by}${n.lost ? ` (${n.lost})` : ''}`));
-  const rest = doc.notes.filter((n) => !said.has(n));
-  for (const n of rest) out.push(hang(`${s.dim('note:')} `, n, w));
-  if (rest.length) out.push('');
+  out.push(...contractLines(doc, s, SECTIONS, new Set(['workloads'])));
   if (steps.length)
     out.push(
       hang(

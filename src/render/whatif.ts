@@ -59,9 +59,30 @@ export function renderWhatIf(doc0: WhatIfDoc, s: Style): string {
     hang('  hypothesis: ', hypothesisLine(h), w),
     '',
   ];
-  for (const [c, title] of SECTIONS) {
+  out.push(...contractLines(doc, s));
+  const once = oneAtATimeLine(doc);
+  if (once) out.push(hang('', once, w));
+  const v = verdictLine(doc);
+  out.push(hang('', v.tone === 'ok' ? s.green(v.text) : v.tone === 'error' ? s.sev('error', v.text) : v.text, w));
+  return `${out.join('\n')}\n${doc.baseline ? baselineText(doc.baseline, s) : ''}`;
+}
+
+/** One prediction as text, for what-if and what-if -f: its title, the manifest line it is at (a change's), its message,
+ *  the objects it concerns, why, and each fix. */
+/** The predictions under each contract (in `sections`' order; a contract in `quiet` with nothing to say is left out),
+ *  then the notes not already said under one. what-if and what-if --upgrade print theirs with it. */
+export function contractLines(
+  doc: Pick<WhatIfDoc, 'predictions' | 'notJudged' | 'notes'>,
+  s: Style,
+  sections: Array<[string, string]> = SECTIONS,
+  quiet: ReadonlySet<string> = new Set(),
+): string[] {
+  const w = s.width;
+  const out: string[] = [];
+  for (const [c, title] of sections) {
     const ps = doc.predictions.filter((p) => p.contract === c);
     const blind = doc.notJudged.filter((n) => n.contract === c);
+    if (!ps.length && !blind.length && quiet.has(c)) continue;
     out.push(hang('', s.bold(title), w));
     if (!ps.length) out.push(`  ${s.dim(blind.length ? 'nothing predicted in what was visible' : 'nothing predicted')}`);
     for (const l of notJudgedLines(blind)) out.push(hang(`  ${s.dim('not judged:')} `, l, w));
@@ -75,15 +96,9 @@ export function renderWhatIf(doc0: WhatIfDoc, s: Style): string {
   const rest = doc.notes.filter((n) => !said.has(n));
   for (const n of rest) out.push(hang(`${s.dim('note:')} `, n, w));
   if (rest.length) out.push('');
-  const once = oneAtATimeLine(doc);
-  if (once) out.push(hang('', once, w));
-  const v = verdictLine(doc);
-  out.push(hang('', v.tone === 'ok' ? s.green(v.text) : v.tone === 'error' ? s.sev('error', v.text) : v.text, w));
-  return `${out.join('\n')}\n${doc.baseline ? baselineText(doc.baseline, s) : ''}`;
+  return out;
 }
 
-/** One prediction as text, for what-if and what-if -f: its title, the manifest line it is at (a change's), its message,
- *  the objects it concerns, why, and each fix. */
 export function predictionLines(p: Pred & { location?: { file: string; line: number } }, s: Style): string[] {
   const w = s.width;
   const out = [
