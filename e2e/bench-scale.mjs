@@ -4,7 +4,8 @@
 // Measures, in the same run: doctor, orphans, what-if node-1, what-if of every worker (one at a time included),
 // what-if -f over 1,000 manifests and what-if --upgrade: wall time, peak RSS and request count (from the audit
 // log), against the lower bound: the same client listing the same types metadata-only with nothing
-// else done (scripts/list-only.ts). Prints a table; asserts nothing.
+// else done (scripts/list-only.ts). Prints a table; asserts nothing. BENCH_HOLD=1 fills to the largest size and holds
+// the cluster for profiling instead of measuring.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -239,6 +240,13 @@ try {
   };
   const rows = [];
   const ratios = [];
+  if (process.env.BENCH_HOLD) {
+    // for profiling: fill to the largest size, print how to reach the cluster, and hold it until Ctrl-C
+    await fill(Math.max(...SIZES));
+    writeManifests();
+    console.log(`holding ${created} objects: --kubeconfig ${cp.kubeconfig} --context reader; manifests: ${manifestsFile}`);
+    await new Promise(() => {});
+  }
   for (const size of SIZES) {
     await fill(size);
     writeManifests();

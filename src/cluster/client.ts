@@ -1,6 +1,7 @@
 // The only code that sends requests to the API server. GET only, by construction: there is no
 // other verb in this file. Bounded concurrency, per-request timeout, bounded retries on 429/5xx
 // honouring Retry-After, pagination with one restart on 410 Gone, metadata-only lists.
+import { StringDecoder } from 'node:string_decoder';
 import http from 'node:http';
 import https from 'node:https';
 import { ClusterError } from '../errors.js';
@@ -300,7 +301,10 @@ export class ApiClient {
         (res) => {
           // now, while the socket is still this response's (a kept-alive socket is detached after 'end')
           this.notePeer(res.socket);
-          const chunks: Buffer[] = [];
+          // decoded as it arrives: each chunk's buffer is let go at once, and no buffer of the whole body is made
+          // outside the JS heap (a megabyte per page, which the C allocator kept after it was freed)
+          const text = new StringDecoder('utf8');
+          const parts: string[] = [];
           let bytes = 0;
           res.on('data', (c: Buffer) => {
             bytes += c.length;
@@ -310,7 +314,7 @@ export class ApiClient {
               );
               return;
             }
-            chunks.push(c);
+            parts.push(text.write(c));
             this.reader.count(
               c.length,
               () => res.pause(),
@@ -322,7 +326,8 @@ export class ApiClient {
               reject(new ApiTransportError(`connection closed before the response to GET ${path} was complete`, path, 'TRUNCATED'));
               return;
             }
-            resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), headers: res.headers });
+            parts.push(text.end());
+            resolve({ status: res.statusCode ?? 0, body: parts.join(''), headers: res.headers });
           });
           res.on('error', (e) => reject(new ApiTransportError(e.message, path, (e as NodeJS.ErrnoException).code)));
           res.on('aborted', () => reject(new ApiTransportError(`response to GET ${path} aborted`, path, 'TRUNCATED')));

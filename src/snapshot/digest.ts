@@ -8,16 +8,35 @@ export const MASK = '********';
 const DIGEST = /^\*{8}#([A-Za-z0-9_-]{8}):([A-Za-z0-9_-]{16})$/;
 const hmac = (salt: string, v: string): string => createHmac('sha256', salt).update(v).digest('base64url').slice(0, 16);
 
-/** JSON with every map's keys sorted: one text per value, whatever order a manifest writes it in. */
+/** JSON with every map's keys sorted: one text per value, whatever order a manifest writes it in. Built as one
+ *  string (every pod's spec passes here at the door: a string per level, joined again at each level above, was most of
+ *  what the door allocated for a pod). */
 export function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (v && typeof v === 'object')
-    return `{${Object.keys(v)
-      .sort()
-      .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  return JSON.stringify(v ?? null);
+  let out = '';
+  const write = (x: unknown): void => {
+    if (Array.isArray(x)) {
+      out += '[';
+      for (let i = 0; i < x.length; i++) {
+        if (i) out += ',';
+        write(x[i]);
+      }
+      out += ']';
+    } else if (x && typeof x === 'object') {
+      const o = x as Record<string, unknown>;
+      out += '{';
+      let first = true;
+      for (const k of Object.keys(o).sort()) {
+        if (o[k] === undefined) continue;
+        out += first ? '' : ',';
+        first = false;
+        out += JSON.stringify(k) + ':';
+        write(o[k]);
+      }
+      out += '}';
+    } else out += JSON.stringify(x ?? null);
+  };
+  write(v);
+  return out;
 }
 /** The digest of a value (a fresh salt each time); a map or a list by its canonical JSON. */
 export const digestOf = (v: unknown): string => {

@@ -86,7 +86,8 @@ function under(t: FieldTree, key: string): FieldTree[] {
   return out;
 }
 
-/** The value with only the subtrees `t` keeps (undefined when nothing of it is kept). */
+/** The value with only the subtrees `t` keeps (undefined when nothing of it is kept). Every object of every list
+ *  page passes here: no array is made per key (measured: a third of the door's allocation was Object.entries). */
 export function project(v: unknown, t: FieldTree): unknown {
   if (t.all) return v;
   if (Array.isArray(v)) {
@@ -96,16 +97,27 @@ export function project(v: unknown, t: FieldTree): unknown {
   if (!v || typeof v !== 'object') return undefined;
   const out: Record<string, unknown> = {};
   let kept = false;
-  for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
-    const ts = under(t, k);
-    if (!ts.length) continue;
-    const y = ts.length === 1 ? project(x, ts[0]!) : merge(ts.map((tt) => project(x, tt)));
+  let empty = true;
+  const o = v as Record<string, unknown>;
+  for (const k in o) {
+    if (!Object.hasOwn(o, k)) continue;
+    empty = false;
+    let y: unknown;
+    if (!t.patterns.length) {
+      const c = t.children.get(k);
+      if (!c || k.includes('*')) continue;
+      y = project(o[k], c);
+    } else {
+      const ts = under(t, k);
+      if (!ts.length) continue;
+      y = ts.length === 1 ? project(o[k], ts[0]!) : merge(ts.map((tt) => project(o[k], tt)));
+    }
     if (y !== undefined) {
       out[k] = y;
       kept = true;
     }
   }
-  return kept || Object.keys(v).length === 0 ? out : undefined;
+  return kept || empty ? out : undefined;
 }
 
 /** Two projections of one value under different patterns, as one. */

@@ -106,9 +106,23 @@ function maskUserinfo(s: string): string {
   return out + s.slice(last);
 }
 
+/** What every shape above needs: a space, `=`, `@`, a quote, `::` or a JWT's start; or else a `:` after a secret's
+ *  word (`password:x`). Most kept strings are names, times and addresses with none of it: they are returned as they
+ *  are without the fifteen passes (measured: the door allocated 14 KB per pod on them). */
+const MAYBE = /[\s=@"]|eyJ|::/;
+const SECRET_WORD = new RegExp(SECRET, 'i');
+
 /** Free text with every credential in it masked. */
 export function redactText(s: string): string {
-  if (s.length < 6) return s;
+  if (s.length < 6 || cannotHold(s)) return s;
+  return redactShapes(s);
+}
+
+/** The shortcut of redactText: true when no shape can match (a test holds it to redactShapes on generated text). */
+export const cannotHold = (s: string): boolean => !MAYBE.test(s) && (!s.includes(':') || !SECRET_WORD.test(s));
+
+/** Every shape's pass, in order. */
+export function redactShapes(s: string): string {
   let t = maskUserinfo(s)
     .replace(PEM, (_m, type: string) => `-----BEGIN ${type}-----${MASK}-----END ${type}-----`)
     .replace(JWT, MASK)

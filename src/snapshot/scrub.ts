@@ -86,12 +86,24 @@ function redactValue(v: unknown, key = '', digests = false): unknown {
             }
           : redactValue(e, '', digests),
       );
-    return v.map((x) => redactValue(x, key, digests));
+    // copy on change: a list or object nothing in which is masked is kept as it is (every object of every list
+    // page passes here; a copy of each was most of what the door allocated)
+    let list: unknown[] | undefined;
+    for (let i = 0; i < v.length; i++) {
+      const y = redactValue(v[i], key, digests);
+      if (y !== v[i]) (list ??= v.slice())[i] = y;
+    }
+    return list ?? v;
   }
   if (v && typeof v === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[k] = redactValue(x, k, digests);
-    return out;
+    const o = v as Record<string, unknown>;
+    let out: Record<string, unknown> | undefined;
+    for (const k in o) {
+      if (!Object.hasOwn(o, k)) continue;
+      const y = redactValue(o[k], k, digests);
+      if (y !== o[k]) (out ??= { ...o })[k] = y;
+    }
+    return out ?? v;
   }
   return v;
 }
