@@ -14,7 +14,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_CONTROLLERS, startControlPlane, startInNetns, type ControlPlane } from './lib/cluster.mjs';
+import { startControlPlane, startInNetns, type ControlPlane } from './lib/cluster.mjs';
+import { GRACE_S, heartbeats, NODE_LIFECYCLE, ready, until as untilDone } from './lib/nodes.js';
 import { controlPlaneBinaries } from './lib/setup.js';
 import { loadScenario } from './lib/load.mjs';
 import { grantReaders } from './lib/readers.mjs';
@@ -22,9 +23,7 @@ import { kubectl } from '../__tests__/helpers/run.js';
 
 const bins = controlPlaneBinaries();
 const root = process.getuid?.() === 0;
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const T = '2026-08-13T09:00:00Z';
-const GRACE_S = 40;
 const SERVER = new URL('./lib/webhook-server.mjs', import.meta.url).pathname;
 // n-1's own address, a pod's address on n-1, n-2's own address
 const N1 = '10.200.0.2';
@@ -158,29 +157,8 @@ describe('backends by address: a webhook behind hand-written Endpoints on a node
   let dir = '';
   const servers = new Map<string, { stop(): Promise<void> }>();
   const beating = new Set(['n-1', 'n-2']);
-  let heartbeats: NodeJS.Timeout | undefined;
-  const beat = async (): Promise<void> => {
-    await Promise.all(
-      [...beating].map(async (n) => {
-        const l = await cp.admin('GET', `/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/${n}`);
-        if (l.status !== 200) return;
-        l.json.spec.renewTime = new Date().toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
-        await cp.admin('PUT', `/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/${n}`, l.json);
-      }),
-    );
-  };
-  const until = async <T>(what: string, probe: () => Promise<T | undefined>, boundMs = 180_000): Promise<T> => {
-    const end = Date.now() + boundMs;
-    for (;;) {
-      cp.assertControllerManager();
-      const v = await probe();
-      if (v !== undefined) return v;
-      if (Date.now() > end) throw new Error(`${what}: not within ${boundMs / 1000} s\n${cp.controllerManagerLog().slice(-2000)}`);
-      await sleep(500);
-    }
-  };
-  const ready = (o: { status?: { conditions?: Array<{ type: string; status: string }> } }): string | undefined =>
-    o.status?.conditions?.find((c) => c.type === 'Ready')?.status;
+  let beats: { stop(): void } | undefined;
+  const until = <T>(what: string, probe: () => Promise<T | undefined>, boundMs?: number): Promise<T> => untilDone(cp, what, probe, boundMs);
   const arch = async (args: string[]): Promise<{ code: number; json: any }> => {
     const r = await kubectl(['arch', ...args, '--kubeconfig', cp.kubeconfig, '--context', 'reader', '-o', 'json']);
     if (![0, 1, 3].includes(r.code)) throw new Error(`kubectl arch ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
@@ -196,8 +174,7 @@ describe('backends by address: a webhook behind hand-written Endpoints on a node
     cp = await startControlPlane({
       apiserver: bins.apiserver,
       controllerManager: bins.controllerManager,
-      controllers: [...DEFAULT_CONTROLLERS, 'node-lifecycle-controller'],
-      controllerManagerFlags: ['--node-monitor-period=2s', `--node-monitor-grace-period=${GRACE_S}s`],
+      ...NODE_LIFECYCLE,
       netns: true,
     });
     // each node's addresses, and a webhook server on them: n-1's (its own and its pod's), n-2's
@@ -205,7 +182,7 @@ describe('backends by address: a webhook behind hand-written Endpoints on a node
     servers.set('n-1', await startInNetns(cp.netns!, process.execPath, [SERVER, c.cert, c.key, `${N1}:8443`, `${POD}:8443`]));
     servers.set('n-2', await startInNetns(cp.netns!, process.execPath, [SERVER, c.cert, c.key, `${N2}:8443`]));
     await grantReaders(cp);
-    heartbeats = setInterval(() => void beat().catch(() => {}), 2000);
+    beats = heartbeats(cp, beating);
     await loadScenario(cp, scenario(Buffer.from(readFileSync(c.ca)).toString('base64')), { referenceTime: Date.parse(T) });
     await until('both nodes Ready', async () => {
       const nodes = (await cp.admin('GET', '/api/v1/nodes')).json.items as any[];
@@ -218,7 +195,7 @@ describe('backends by address: a webhook behind hand-written Endpoints on a node
     });
   }, 600_000);
   afterAll(async () => {
-    if (heartbeats) clearInterval(heartbeats);
+    beats?.stop();
     for (const s of servers.values()) await s.stop();
     await cp?.stop();
     if (dir) rmSync(dir, { recursive: true, force: true });

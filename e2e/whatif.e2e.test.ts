@@ -6,7 +6,8 @@
 // to appear.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { readFileSync } from 'node:fs';
-import { DEFAULT_CONTROLLERS, startControlPlane, type ControlPlane } from './lib/cluster.mjs';
+import { startControlPlane, type ControlPlane } from './lib/cluster.mjs';
+import { heartbeats, NODE_LIFECYCLE, ready, until as untilDone } from './lib/nodes.js';
 import { controlPlaneBinaries, type Report } from './lib/setup.js';
 import { loadScenario } from './lib/load.mjs';
 import { grantReaders } from './lib/readers.mjs';
@@ -15,11 +16,8 @@ import { kubectl } from '../__tests__/helpers/run.js';
 import { worstRank, type Severity } from '../src/model.js';
 
 const bins = controlPlaneBinaries();
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const NODES = ['cp-1', 'cp-2', 'cp-3', 'w-1', 'w-2'];
 const DOWN = 'w-2';
-// the node lifecycle controller's grace: long enough for the loader to create each node's Lease after its Node
-const GRACE_S = 40;
 
 interface Obj {
   kind: string;
@@ -93,31 +91,8 @@ const scenario = (caBundle: string): Scenario => ({
 describe('what-if against the real control plane: a worker whose heartbeats stop', () => {
   let cp: ControlPlane;
   const beating = new Set(NODES);
-  let heartbeats: NodeJS.Timeout | undefined;
-
-  /** What a kubelet does every 10 s: renew its node's Lease (read, then write back with a fresh renewTime). */
-  const beat = async (): Promise<void> => {
-    await Promise.all(
-      [...beating].map(async (n) => {
-        const l = await cp.admin('GET', `/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/${n}`);
-        if (l.status !== 200) return; // not loaded yet
-        l.json.spec.renewTime = new Date().toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
-        await cp.admin('PUT', `/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/${n}`, l.json);
-      }),
-    );
-  };
-  const until = async <T>(what: string, probe: () => Promise<T | undefined>, boundMs = 180_000): Promise<T> => {
-    const end = Date.now() + boundMs;
-    for (;;) {
-      cp.assertControllerManager();
-      const v = await probe();
-      if (v !== undefined) return v;
-      if (Date.now() > end) throw new Error(`${what}: not within ${boundMs / 1000} s\n${cp.controllerManagerLog().slice(-2000)}`);
-      await sleep(500);
-    }
-  };
-  const ready = (o: { status?: { conditions?: Array<{ type: string; status: string }> } }): string | undefined =>
-    o.status?.conditions?.find((c) => c.type === 'Ready')?.status;
+  let beats: { stop(): void } | undefined;
+  const until = <T>(what: string, probe: () => Promise<T | undefined>, boundMs?: number): Promise<T> => untilDone(cp, what, probe, boundMs);
   const run = async (args: string[]): Promise<{ code: number; json: any }> => {
     const r = await kubectl(['arch', ...args, '--kubeconfig', cp.kubeconfig, '--context', 'reader', '-o', 'json']);
     if (r.code > 1) throw new Error(`kubectl arch ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
@@ -128,11 +103,10 @@ describe('what-if against the real control plane: a worker whose heartbeats stop
     cp = await startControlPlane({
       apiserver: bins.apiserver,
       controllerManager: bins.controllerManager,
-      controllers: [...DEFAULT_CONTROLLERS, 'node-lifecycle-controller'],
-      controllerManagerFlags: ['--node-monitor-period=2s', `--node-monitor-grace-period=${GRACE_S}s`],
+      ...NODE_LIFECYCLE,
     });
     await grantReaders(cp);
-    heartbeats = setInterval(() => void beat().catch(() => {}), 2000);
+    beats = heartbeats(cp, beating);
     const caBundle = Buffer.from(readFileSync(cp.caFile)).toString('base64');
     const { objects } = build([scenario(caBundle)]);
     await loadScenario(cp, objects, { referenceTime: CAPTURED });
@@ -143,7 +117,7 @@ describe('what-if against the real control plane: a worker whose heartbeats stop
     });
   }, 600_000);
   afterAll(async () => {
-    if (heartbeats) clearInterval(heartbeats);
+    beats?.stop();
     await cp?.stop();
   });
 

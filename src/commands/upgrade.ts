@@ -18,7 +18,7 @@ import { currentVersion, parseTarget, suffixDistribution, versionText, type Upgr
 import { baselineFor, markAgainst, readReport } from './baseline.js';
 import { acquire, runDeadline, type GlobalArgs, type stdoutStyle } from './common.js';
 import { collect } from './doctor.js';
-import { VERSION } from '../version.js';
+import { whatIfPage } from './whatif-page.js';
 
 export interface UpgradeArgs extends GlobalArgs {
   upgrade?: string;
@@ -128,25 +128,7 @@ export async function upgradeReport(args: UpgradeArgs): Promise<{
     structured,
     text: async (s) => (await import('../render/upgrade.js')).renderUpgrade(structured as never, s),
     // the map of the cluster as it is, each prediction drawn on the part it concerns
-    page: async () => {
-      const [{ blastRadii, controlPlaneLayout }, { renderMapHtml }, { buildMap }, { drawPredictions }] = await Promise.all([
-        import('../map/blast.js'),
-        import('../render/html/map.js'),
-        import('../map/build.js'),
-        import('../whatif/draw.js'),
-      ]);
-      const { snapshot, results } = r.asItWouldBe!;
-      const m = buildMap(snapshot, results, now, CHECKS);
-      return renderMapHtml({
-        map: m,
-        source,
-        results,
-        blast: blastRadii(snapshot, results, m, now),
-        layout: controlPlaneLayout(snapshot, now),
-        version: VERSION,
-        whatIf: { doc: structured as never, ...drawPredictions(m, results, r.predictions) },
-      });
-    },
+    page: () => whatIfPage(r.asItWouldBe!, now, source, structured, r.predictions),
     exitCode,
   };
 }

@@ -12,7 +12,7 @@ import { termSafe } from '../lib/safe.js';
 import { severityIf, verdictOf, whatIf } from '../whatif/predict.js';
 import { baselineFor, markAgainst, readReport, sameCommand, whatIfQuestion } from './baseline.js';
 import { fingerprintOf } from '../model.js';
-import { VERSION } from '../version.js';
+import { whatIfPage } from './whatif-page.js';
 import { acquire, runDeadline, runMemory, stdoutStyle, type GlobalArgs } from './common.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import { UNITS } from '../whatif/predictions/registry.js';
@@ -130,30 +130,18 @@ export async function whatIfReport(args: WhatIfArgs): Promise<{
     structured,
     text: async (s) => (await import('../render/whatif.js')).renderWhatIf(structured as never, s),
     // the map of the cluster as it would be, with each prediction drawn on the part it concerns
-    page: async () => {
-      const [{ blastRadii, controlPlaneLayout }, { renderMapHtml }, { buildMap }, { drawPredictions }] = await Promise.all([
-        import('../map/blast.js'),
-        import('../render/html/map.js'),
-        import('../map/build.js'),
-        import('../whatif/draw.js'),
-      ]);
-      // the cluster as the prediction saw it; the parts carry the severities the predictions do
-      const hyp = r.asItWouldBe!.snapshot;
-      const results = r.asItWouldBe!.results.map((c) => ({
-        ...c,
-        findings: c.findings.map((f) => ({ ...f, severity: severityIf(f) })),
-      }));
-      const m = buildMap(hyp, results, now, CHECKS);
-      return renderMapHtml({
-        map: m,
+    page: () =>
+      whatIfPage(
+        {
+          snapshot: r.asItWouldBe!.snapshot,
+          // the parts carry the severities the predictions do
+          results: r.asItWouldBe!.results.map((c) => ({ ...c, findings: c.findings.map((f) => ({ ...f, severity: severityIf(f) })) })),
+        },
+        now,
         source,
-        results,
-        blast: blastRadii(hyp, results, m, now),
-        layout: controlPlaneLayout(hyp, now),
-        version: VERSION,
-        whatIf: { doc: structured as never, ...drawPredictions(m, results, r.predictions) },
-      });
-    },
+        structured,
+        r.predictions,
+      ),
     exitCode,
   };
 }
