@@ -7,6 +7,9 @@ const fs = require('node:fs');
 const path = require('node:path');
 const vm = require('node:vm');
 const [src, out] = process.argv.slice(2);
+// the V8 flags the CLI sets at run time before it compiles anything (src/host/run.ts, V8_RUN_FLAGS): V8 counts them in
+// the hash a code cache must match, so a cache made without them is refused (the release suite checks it is accepted)
+require('node:v8').setFlagsFromString('--heap-growing-percent=40');
 const wrap = (s) => `(function (exports, require, module, __filename, __dirname) {${s}\n})`;
 // the name as a flat string of its own: path.basename() returns a slice of the path, and V8 serializes a sliced
 // string with its whole parent, so the cache held the absolute build directory (archives then differed by checkout path)

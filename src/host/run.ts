@@ -23,15 +23,17 @@ export interface Host {
   store: Store | undefined;
 }
 
-/** How much V8's old generation may grow past what survived the last full collection before the next one: 40%.
- *  V8's own factor, up to 4x for a small heap, let a what-if of three nodes on 50,000 objects peak at 286 MB RSS
- *  with 60 MB live; at 1.3x to 1.5x it peaks at 188 to 196 MB, no slower (docs/performance.md). Set at run time,
- *  not as a command-line flag: V8 counts that flag in the hash a code cache must match (the shipped caches and ours
- *  would be refused), and this setting is read at each collection. */
-export const HEAP_GROWING_PERCENT = 40;
+/** V8 flags set at run time, before anything is compiled. `--heap-growing-percent=40`: how much the old generation may
+ *  grow past what survived the last full collection before the next one. V8's own factor, up to 4x for a small heap,
+ *  let a what-if of three nodes on 50,000 objects peak at 286 MB RSS with 60 MB live; at 1.3x to 1.5x it peaks at
+ *  188 to 196 MB, no slower (docs/performance.md). V8 counts it in the hash a code cache must match: it is set here
+ *  before any bundle is compiled (our own caches are made after it), and scripts/lib/sea-cache.cjs sets the same
+ *  before it makes the shipped caches. As a command-line flag it would be missing where those are made. */
+export const V8_RUN_FLAGS = ['--heap-growing-percent=40'];
 
 export async function runCli(host: Host, argv: readonly string[]): Promise<number> {
-  (host.require('node:v8') as typeof import('node:v8')).setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+  const v8 = host.require('node:v8') as typeof import('node:v8');
+  for (const f of V8_RUN_FLAGS) v8.setFlagsFromString(f);
   const debug = process.env.KUBECTL_ARCH_DEBUG_CACHE ? (s: string) => process.stderr.write(`code cache: ${s}\n`) : undefined;
   const saves: Array<() => void> = [];
   const load = (bundle: Bundle, name: string): unknown => {
