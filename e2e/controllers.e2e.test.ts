@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import tls from 'node:tls';
 import { DEFAULT_CONTROLLERS, readAudit, startControlPlane, type ControlPlane } from './lib/cluster.mjs';
-import { controlPlaneBinaries, type Report } from './lib/setup.js';
+import { controlPlaneBinaries, type Report, until as untilDone } from './lib/setup.js';
 import { loadScenario } from './lib/load.mjs';
 import { grantReaders } from './lib/readers.mjs';
 import { build, CAPTURED } from '../scenarios/index.js';
@@ -19,16 +19,8 @@ const bins = controlPlaneBinaries();
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Polls until `probe` returns a value (not undefined); the bound is generous (a busy 2-core machine). */
-async function until<T>(cp: ControlPlane, what: string, probe: () => Promise<T | undefined>, boundMs = 120_000): Promise<T> {
-  const end = Date.now() + boundMs;
-  for (;;) {
-    cp.assertControllerManager();
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`${what}: not within ${boundMs / 1000} s\n${cp.controllerManagerLog().slice(-2000)}`);
-    await sleep(200);
-  }
-}
+const until = <T>(cp: ControlPlane, what: string, probe: () => Promise<T | undefined>): Promise<T> =>
+  untilDone(cp, what, probe, 120_000, 200);
 
 const doctor = async (cp: ControlPlane, ...extra: string[]): Promise<{ code: number; report: Report; stderr: string }> => {
   const r = await kubectl(['arch', 'doctor', '--kubeconfig', cp.kubeconfig, '--context', 'reader', '-o', 'json', ...extra]);

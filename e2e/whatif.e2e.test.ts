@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { startControlPlane, type ControlPlane } from './lib/cluster.mjs';
-import { heartbeats, NODE_LIFECYCLE, ready, until as untilDone } from './lib/nodes.js';
-import { controlPlaneBinaries, type Report } from './lib/setup.js';
+import { heartbeats, NODE_LIFECYCLE, ready } from './lib/nodes.js';
+import { controlPlaneBinaries, type Report, until as untilDone } from './lib/setup.js';
 import { loadScenario } from './lib/load.mjs';
 import { grantReaders } from './lib/readers.mjs';
 import { build, CAPTURED, type Scenario } from '../scenarios/index.js';

@@ -1,5 +1,5 @@
 // What the what-if suites on a real control plane share: the node lifecycle controller next to the default ones, with
-// a grace short enough for a test; the heartbeats a kubelet posts; waiting for what the controllers do.
+// a grace short enough for a test; the heartbeats a kubelet posts; a node's readiness.
 import { DEFAULT_CONTROLLERS, type ControlPlane } from './cluster.mjs';
 
 /** How long the node lifecycle controller waits for a heartbeat: long enough for the loader to create each node's
@@ -11,8 +11,6 @@ export const NODE_LIFECYCLE = {
   controllers: [...DEFAULT_CONTROLLERS, 'node-lifecycle-controller'],
   controllerManagerFlags: ['--node-monitor-period=2s', `--node-monitor-grace-period=${GRACE_S}s`],
 };
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** What a kubelet does every 10 s, every 2 s here: renew its node's Lease (read, then write back with a fresh
  *  renewTime), for each node in `beating` (delete one: its kubelet stops). */
@@ -29,19 +27,6 @@ export function heartbeats(cp: ControlPlane, beating: Set<string>): { stop(): vo
   };
   const timer = setInterval(() => void beat().catch(() => {}), 2000);
   return { stop: () => clearInterval(timer) };
-}
-
-/** The probe's answer once it has one, polled every half second; the controller manager's last words when not within
- *  the bound (or when it exited). */
-export async function until<T>(cp: ControlPlane, what: string, probe: () => Promise<T | undefined>, boundMs = 180_000): Promise<T> {
-  const end = Date.now() + boundMs;
-  for (;;) {
-    cp.assertControllerManager();
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`${what}: not within ${boundMs / 1000} s\n${cp.controllerManagerLog().slice(-2000)}`);
-    await sleep(500);
-  }
 }
 
 /** An object's Ready condition status ("True", "False", "Unknown"), if it has one. */
