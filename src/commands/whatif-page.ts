@@ -1,7 +1,7 @@
 // `what-if -o html` and `what-if --upgrade -o html`: the map of the cluster as it would be, with each prediction drawn
 // on the part it concerns. Its modules are loaded only when a page is asked for.
 import { CHECKS } from '../checks/registry.js';
-import type { CheckResult } from '../model.js';
+import type { CheckResult, ReportSource } from '../model.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import type { Prediction } from '../whatif/predict.js';
 import { VERSION } from '../version.js';
@@ -9,7 +9,7 @@ import { VERSION } from '../version.js';
 export async function whatIfPage(
   asItWouldBe: { snapshot: Snapshot; results: CheckResult[] },
   now: Date,
-  source: unknown,
+  source: ReportSource,
   doc: Record<string, unknown>,
   predictions: Prediction[],
 ): Promise<string> {
@@ -23,7 +23,7 @@ export async function whatIfPage(
   const m = buildMap(snapshot, results, now, CHECKS);
   return renderMapHtml({
     map: m,
-    source: source as never,
+    source,
     results,
     blast: blastRadii(snapshot, results, m, now),
     layout: controlPlaneLayout(snapshot, now),

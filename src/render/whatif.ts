@@ -67,8 +67,6 @@ export function renderWhatIf(doc0: WhatIfDoc, s: Style): string {
   return `${out.join('\n')}\n${doc.baseline ? baselineText(doc.baseline, s) : ''}`;
 }
 
-/** One prediction as text, for what-if and what-if -f: its title, the manifest line it is at (a change's), its message,
- *  the objects it concerns, why, and each fix. */
 /** The predictions under each contract (in `sections`' order; a contract in `quiet` with nothing to say is left out),
  *  then the notes not already said under one. what-if and what-if --upgrade print theirs with it. */
 export function contractLines(
@@ -99,6 +97,8 @@ export function contractLines(
   return out;
 }
 
+/** One prediction as text, for what-if and what-if -f: its title, the manifest line it is at (a change's), its message,
+ *  the objects it concerns, why, and each fix. */
 export function predictionLines(p: Pred & { location?: { file: string; line: number } }, s: Style): string[] {
   const w = s.width;
   const out = [
